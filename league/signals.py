@@ -1,0 +1,10 @@
+from django.contrib.auth.signals import user_logged_out
+from django.dispatch import receiver
+
+from .notifications import close_user_sockets
+
+
+@receiver(user_logged_out)
+def close_sockets_on_logout(sender, request, user, **kwargs) -> None:
+    if user is not None:
+        close_user_sockets(user.pk)
