@@ -20,14 +20,19 @@ $(STAMP): requirements/dev.txt | $(PY)
 install: $(STAMP)
 
 messages: install
-	$(PY) manage.py compilemessages --ignore .venv -v 0
+	$(VENV)/bin/pybabel -q compile -d locale -D django
 
 run: install messages
 	$(PY) manage.py migrate --noinput -v 0
 	$(PY) manage.py seed_demo
 	$(PY) manage.py serve --host $(HOST) --port $(PORT)
 
+# The suite gets its own var/ (SQLite file, Celery folders, static files) and plain HTTP.
+test: export CAPICUA_VAR_DIR = $(CURDIR)/var/test
+test: export SECURE_SSL = 0
+test: export SECRET_KEY ?= test-only-secret-key-for-the-suite-0123456789abcdefghijkl
 test: install messages
+	$(PY) manage.py collectstatic --noinput -v 0
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 run-prod: install messages

@@ -98,7 +98,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "capicua.sqlite3",
+            "NAME": os.environ.get("SQLITE_PATH", str(VAR_DIR / "capicua.sqlite3")),
             # A file, so that a worker or a second server process sees the test data too.
             "TEST": {"NAME": str(VAR_DIR / "test.sqlite3")},
             "OPTIONS": {
@@ -133,6 +133,7 @@ STATIC_ROOT = VAR_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = "media/"
 MEDIA_ROOT = VAR_DIR / "media"
+WHITENOISE_MANIFEST_STRICT = False
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

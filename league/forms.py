@@ -1,9 +1,12 @@
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.db import transaction
+from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 
 from .models import Player
+from .tasks import send_email
 
 
 class SignUpForm(UserCreationForm):
@@ -27,3 +30,20 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = Player
         fields = ("display_name", "country", "photo")
+
+
+class QueuedPasswordResetForm(PasswordResetForm):
+    """Password reset whose email leaves through the background worker."""
+
+    def send_mail(
+        self, subject_template_name, email_template_name, context, from_email, to_email,
+        html_email_template_name=None,
+    ) -> None:
+        subject = "".join(render_to_string(subject_template_name, context).splitlines())
+        body = render_to_string(email_template_name, context)
+        html = (
+            render_to_string(html_email_template_name, context)
+            if html_email_template_name
+            else None
+        )
+        transaction.on_commit(lambda: send_email.delay(subject, body, [to_email], html))

@@ -1,0 +1,182 @@
+"""Shared fixtures: the real services, a running ASGI server, a Celery worker, a browser.
+
+A test that needs a service asks for its fixture; the fixture skips the test when the service
+is missing, or fails it when REQUIRE_SERVICES=1 (as CI sets), so nothing is skipped silently.
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+# Playwright's sync API keeps an event loop in the test thread; the ORM calls of a test
+# are still plain synchronous calls.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def require(available: bool, what: str) -> None:
+    if available:
+        return
+    if os.environ.get("REQUIRE_SERVICES") == "1":
+        pytest.fail(f"{what} is required here (REQUIRE_SERVICES=1) but is not available")
+    pytest.skip(f"{what} is not available")
+
+
+def redis_available() -> bool:
+    if not settings.REDIS_URL:
+        return False
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(settings.REDIS_URL, socket_timeout=1).ping())
+    except redis.RedisError:
+        return False
+
+
+@pytest.fixture
+def postgres(db) -> None:
+    require(connection.vendor == "postgresql", "PostgreSQL (DATABASE_URL)")
+
+
+@pytest.fixture
+def redis_layer() -> None:
+    require(redis_available(), "Redis (REDIS_URL)")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for(url: str, process: subprocess.Popen, log: Path, timeout: float = 40) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited early:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"server did not answer {url}:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="session")
+def service_env(django_db_setup, django_db_blocker) -> dict[str, str]:
+    """The environment of a process that must see this test session's database."""
+    env = os.environ.copy()
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    env.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
+    env["SECURE_SSL"] = "0"
+    with django_db_blocker.unblock():
+        name = str(connection.settings_dict["NAME"])
+    if connection.vendor == "sqlite":
+        env["SQLITE_PATH"] = name
+    else:
+        parts = urlsplit(os.environ["DATABASE_URL"])
+        env["DATABASE_URL"] = urlunsplit(parts._replace(path="/" + name))
+    return env
+
+
+@pytest.fixture(scope="session")
+def log_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("logs")
+
+
+def start_server(env: dict[str, str], log: Path) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    handle = log.open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+         "--port", str(port), "--lifespan", "off", "--ws", "websockets", "--no-access-log"],
+        cwd=BASE_DIR, env=env, stdout=handle, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    wait_for(url + "/healthz", process, log)
+    return process, url
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+@pytest.fixture(scope="session")
+def asgi_server(service_env, log_dir) -> str:
+    """A real ASGI server (uvicorn) on this session's database; yields its base URL."""
+    process, url = start_server(service_env, log_dir / "asgi.log")
+    yield url
+    stop(process)
+
+
+@pytest.fixture(scope="session")
+def mail_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("mail")
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(service_env, log_dir, mail_dir) -> subprocess.Popen:
+    """A real Celery worker process on the configured broker."""
+    env = service_env | {
+        "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+        "EMAIL_FILE_PATH": str(mail_dir),
+    }
+    log = log_dir / "worker.log"
+    handle = log.open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "threads",
+         "-c", "2", "-l", "INFO", "--without-gossip", "--without-mingle", "-n",
+         f"test-{os.getpid()}@%h"],
+        cwd=BASE_DIR, env=env, stdout=handle, stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 60
+    while "ready." not in log.read_text():
+        if process.poll() is not None or time.monotonic() > deadline:
+            stop(process)
+            raise RuntimeError(f"worker did not start:\n{log.read_text()[-3000:]}")
+        time.sleep(0.2)
+    yield process
+    stop(process)
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Debian's Chromium driven by Playwright."""
+    require(Path(CHROMIUM).exists(), "Chromium (/usr/bin/chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync"],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(chromium):
+    context = chromium.new_context(locale="es-ES", viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    yield page
+    context.close()
