@@ -1,0 +1,161 @@
+"""Hand records (`domino-hand/1`) and rulings (`domino-ruling/1`) of hand-record.md."""
+
+from typing import Any
+
+from .errors import EngineError
+from .match import hand_outcome
+from .rules import Rules, rules_from_spec, rules_to_spec
+from .state import DECLARE, ENDED, REDEAL, HandState, apply, declare, new_hand
+from .tiles import NAME
+
+RECORD_FORMAT = "domino-hand/1"
+RULING_FORMAT = "domino-ruling/1"
+
+
+def _fault(code: str, message: str, action: int | None = None, seat: int | None = None) -> dict:
+    return {"action": action, "seat": seat, "code": code, "message": message}
+
+
+def _early_ruling(error: dict, sides: int) -> dict:
+    """A fault in the record, the rules, the deal or the boneyard: nothing is scored."""
+    zeros = [0] * sides
+    return {
+        "format": RULING_FORMAT, "valid": False, "error": error, "ended": "incomplete",
+        "winner": None, "blocker": None, "opener": None, "points": zeros,
+        "normal_points": zeros, "events": [], "scores_after": zeros, "normal_after": zeros,
+        "next_leader": None, "match_over": False, "match_winner": None, "shutout": False,
+    }  # fmt: skip
+
+
+def ruling(state: HandState, error: dict | None = None) -> dict:
+    """The ruling for a replayed hand (`error`: the first fault, if any)."""
+    ended = state.status in ENDED and (error is None or error["code"] == "after_end")
+    out = hand_outcome(state) if ended else hand_outcome(state._replace(status="play"))
+    result = state.result if ended else None
+    winner = None
+    if result is not None and result.winner_side is not None:
+        winner = {"seat": result.winner_seat, "side": result.winner_side}
+    return {
+        "format": RULING_FORMAT,
+        "valid": error is None,
+        "error": error,
+        "ended": state.status if ended else "incomplete",
+        "winner": winner,
+        "blocker": None if result is None else result.blocker,
+        "opener": state.setup.opener if state.line else None,
+        "points": list(state.points),
+        "normal_points": list(state.normal),
+        "events": [e._asdict() for e in state.events],
+        "scores_after": list(out.scores_after),
+        "normal_after": list(out.normal_after),
+        "next_leader": out.next_leader,
+        "match_over": out.match_over,
+        "match_winner": out.match_winner,
+        "shutout": out.shutout,
+    }
+
+
+def _read_declarations(value: Any) -> list[tuple[int, str]]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(
+        isinstance(d, dict) and isinstance(d.get("seat"), int) and isinstance(d.get("choice"), str)
+        for d in value
+    ):
+        raise EngineError("bad_record", "declarations must be a list of {seat, choice} objects")
+    return [(d["seat"], d["choice"]) for d in value]
+
+
+def _start(record: Any) -> tuple[Rules | None, Any]:
+    """Read a record up to its deal: (rules, HandState, declarations, opener, actions)."""
+    if not isinstance(record, dict):
+        raise EngineError("bad_record", "a hand record must be a JSON object")
+    if record.get("format") != RECORD_FORMAT:
+        raise EngineError("bad_record", f"format must be {RECORD_FORMAT!r}")
+    for field in ("rules", "deal", "actions"):
+        if field not in record:
+            raise EngineError("bad_record", f"the record has no {field!r}")
+    rules = rules_from_spec(record["rules"])
+    actions = record["actions"]
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise EngineError("bad_record", "actions must be a list of strings")
+    declarations = _read_declarations(record.get("declarations"))
+    opener = record.get("opener")
+    if opener is not None and (type(opener) is not int or not 0 <= opener < rules.players):
+        raise EngineError("bad_record", f"opener must be a seat from 0 to {rules.players - 1}")
+    state = new_hand(
+        rules, record["deal"], boneyard=record.get("boneyard"), leader=record.get("leader"),
+        scores_before=record.get("scores_before"), normal_before=record.get("normal_before"),
+        hand_number=record.get("hand_number", 1), players=record.get("players"),
+    )  # fmt: skip
+    return state, declarations, opener, actions
+
+
+def adjudicate(record: dict) -> dict:
+    """Replay a hand record through the state machine and rule on it (hand-record.md)."""
+    rules = None
+    try:
+        if isinstance(record, dict):
+            try:
+                rules = rules_from_spec(record.get("rules"))
+            except EngineError:
+                rules = None
+        state, declarations, opener, actions = _start(record)
+    except EngineError as e:
+        return _early_ruling(_fault(e.code, e.message), 0 if rules is None else rules.sides)
+    try:
+        for seat, choice in declarations:
+            state = declare(state, seat, choice)[0]
+        if state.status == DECLARE:
+            state = declare(state, state.turn, "points")[0]
+    except EngineError as e:
+        return ruling(state, _fault(e.code, e.message, None, seat))
+    if opener is not None and state.status != REDEAL and opener != state.setup.opener:
+        message = f"seat {state.setup.opener} opens under these rules, not seat {opener}"
+        return ruling(state, _fault("wrong_opener", message, None, opener))
+    for i, action in enumerate(actions):
+        try:
+            state = apply(state, action)[0]
+        except EngineError as e:
+            seat = None if state.status in ENDED else state.turn
+            return ruling(state, _fault(e.code, e.message, i, seat))
+    return ruling(state)
+
+
+def replay(record: dict) -> HandState:
+    """The state a valid (possibly unfinished) record leads to; EngineError on any fault."""
+    state, declarations, opener, actions = _start(record)
+    for seat, choice in declarations:
+        state = declare(state, seat, choice)[0]
+    if opener is not None and opener != state.setup.opener:
+        raise EngineError("wrong_opener", f"seat {state.setup.opener} opens, not seat {opener}")
+    for action in actions:
+        state = apply(state, action)[0]
+    return state
+
+
+def to_record(state: HandState) -> dict:
+    """The `domino-hand/1` record of a hand as played so far."""
+    setup = state.setup
+    record: dict[str, Any] = {"format": RECORD_FORMAT, "rules": rules_to_spec(setup.rules)}
+    if setup.players is not None:
+        record["players"] = list(setup.players)
+    record["hand_number"] = setup.hand_number
+    if setup.leader is not None:
+        record["leader"] = setup.leader
+    if state.line:
+        record["opener"] = setup.opener
+    record["scores_before"] = list(setup.scores_before)
+    record["normal_before"] = list(setup.normal_before)
+    record["deal"] = [[NAME[t] for t in hand] for hand in setup.deal]
+    if setup.rules.boneyard:
+        record["boneyard"] = [NAME[t] for t in setup.boneyard]
+    if state.declarations:
+        record["declarations"] = [{"seat": s, "choice": c} for s, c in state.declarations]
+    record["actions"] = list(state.actions)
+    return record
+
+
+# A live state persists as its record and is restored by replaying it.
+state_to_dict = to_record
+state_from_dict = replay

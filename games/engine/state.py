@@ -1,0 +1,597 @@
+"""The hand state machine: deal, opening, plays, passes, draws, bonuses and hand scoring.
+
+A state is an immutable HandState (a NamedTuple over ints and tuples); `apply` is pure and
+returns the next state with the events the action scored. Live tables and the adjudicator
+both go through `apply`, so each rule is decided here and only here.
+"""
+
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from .errors import EngineError, IllegalAction
+from .rules import Rules
+from .tiles import (
+    BIT, DOUBLE, DOUBLES, EMPTY, END_NAMES, END_ORDER, HI, IS_DOUBLE, LO, NAME, PARSE, PIPS,
+    SUIT, pips_of, tiles_of,
+)  # fmt: skip
+
+DECLARE, PLAY, DOMINO, BLOCK, REDEAL = "declare", "play", "domino", "block", "redeal"
+ENDED = frozenset((DOMINO, BLOCK, REDEAL))
+CHOICES = ("points", "redeal")
+AUTO = "!auto"
+
+_PLAY, _PASS, _DRAW = 0, 1, 2
+# Every well-formed action string -> (kind, tile, end, half written first).
+ACTIONS: dict[str, tuple[int, int, int, int]] = {}
+for _suffix in ("", AUTO):
+    ACTIONS["pass" + _suffix] = (_PASS, -1, -1, -1)
+    ACTIONS["draw" + _suffix] = (_DRAW, -1, -1, -1)
+    for _name, (_tile, _first) in PARSE.items():
+        ACTIONS[_name + _suffix] = (_PLAY, _tile, -1, _first)
+        for _e, _end in enumerate(END_NAMES):
+            ACTIONS[f"{_name}@{_end}{_suffix}"] = (_PLAY, _tile, _e, _first)
+# The action string that places a tile on an end, as legal_actions lists it.
+PLACE: tuple[tuple[str, ...], ...] = tuple(
+    tuple(f"{NAME[t]}@{end}" for end in END_NAMES) for t in range(28)
+)
+_SECURE = secrets.SystemRandom()
+
+
+class Event(NamedTuple):
+    action: int | None  # index in the hand's actions; None before the opening
+    seat: int | None
+    side: int
+    kind: str
+    points: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return self._asdict()
+
+
+class Result(NamedTuple):
+    winner_seat: int | None
+    winner_side: int | None
+    blocker: int | None
+    next_leader: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What a hand starts from; fixed for the whole hand."""
+
+    rules: Rules
+    deal: tuple[tuple[int, ...], ...]
+    boneyard: tuple[int, ...]  # draw games only, first drawn first
+    leader: int | None
+    opener: int  # the seat the rules give
+    forced: int  # the tile the opening must be, or -1
+    need_double: bool  # a winner_double opening
+    penalty_sides: tuple[int, ...]  # sides scoring no_double_penalty
+    five_seat: int  # the seat entitled to the five-doubles choice, or -1
+    scores_before: tuple[int, ...]
+    normal_before: tuple[int, ...]
+    hand_number: int
+    players: tuple[str, ...] | None
+    side: tuple[int, ...]  # the side of each seat
+
+
+class HandState(NamedTuple):
+    setup: Setup
+    status: str  # DECLARE, PLAY, DOMINO, BLOCK or REDEAL
+    turn: int  # the seat to act (or to declare); -1 once the hand has ended
+    hands: tuple[int, ...]  # bitmask of tiles per seat
+    drawn: int  # boneyard tiles drawn so far
+    line: tuple[tuple[int, int, int], ...]  # (tile, end, outer half); the opening: (t, -1, left)
+    ends: tuple[int, int, int, int]  # left, right, up, down end codes (tiles.py); -1 closed
+    passes: int  # consecutive passes since the last play
+    last: int  # the seat of the last play, -1 before the opening
+    points: tuple[int, ...]  # per side, this hand
+    normal: tuple[int, ...]  # the normal (non-bonus) part of points
+    events: tuple[Event, ...]
+    actions: tuple[str, ...]
+    declarations: tuple[tuple[int, str], ...]
+    result: Result | None
+
+
+# ---------------------------------------------------------------- the deal and the opening
+
+
+def deal_tiles(rules: Rules, rng: random.Random | None = None) -> tuple[list[list[str]], list[str]]:
+    """A shuffled deal and boneyard as tile names; a secure shuffle unless rng is given."""
+    tiles = list(range(28))
+    (rng or _SECURE).shuffle(tiles)
+    k, n = rules.tiles_per_hand, rules.players
+    deal = [[NAME[t] for t in tiles[s * k : s * k + k]] for s in range(n)]
+    return deal, [NAME[t] for t in tiles[n * k :]] if rules.boneyard else []
+
+
+def new_hand(
+    rules: Rules,
+    deal: Sequence[Sequence[str]] | None = None,
+    *,
+    boneyard: Sequence[str] | None = None,
+    rng: random.Random | None = None,
+    seed: int | None = None,
+    leader: int | None = None,
+    scores_before: Sequence[int] | None = None,
+    normal_before: Sequence[int] | None = None,
+    hand_number: int = 1,
+    players: Sequence[str] | None = None,
+) -> HandState:
+    """A new hand: the given deal, or a shuffle (seeded, else `secrets.SystemRandom`).
+
+    Raises EngineError (bad_record, bad_tile, bad_deal) for a faulty deal or argument.
+    """
+    n, sides = rules.players, rules.sides
+    _check_seat(leader, n, "leader")
+    scores = _side_array(scores_before, sides, "scores_before")
+    normal = scores if normal_before is None else _side_array(normal_before, sides, "normal_before")
+    if not _is_int(hand_number) or hand_number < 1:
+        raise EngineError("bad_record", "hand_number must be a positive integer")
+    if players is not None and (
+        not isinstance(players, (list, tuple))
+        or len(players) != n
+        or not all(isinstance(p, str) for p in players)
+    ):
+        raise EngineError("bad_record", f"players must list {n} names")
+    if deal is None:
+        deal, boneyard = deal_tiles(rules, rng or (None if seed is None else random.Random(seed)))
+    hands, bone = _read_deal(rules, deal, boneyard)
+    masks = tuple(sum(BIT[t] for t in h) for h in hands)
+    side = tuple(rules.side_of(s) for s in range(n))
+    opener, forced, need_double, passed = _opening(rules, masks, leader)
+    penalty = ()
+    if passed and rules.no_double_penalty:
+        penalty = tuple(x for x in range(sides) if x != side[leader])
+    five = -1
+    if rules.five_doubles_points:
+        five = next((s for s in range(n) if (masks[s] & DOUBLES).bit_count() >= 5), -1)
+    setup = Setup(
+        rules, hands, bone, leader, opener, forced, need_double, penalty, five, scores, normal,
+        hand_number, None if players is None else tuple(players), side,
+    )  # fmt: skip
+    zeros = (0,) * sides
+    state = HandState(
+        setup, DECLARE, five, masks, 0, (), (-1, -1, -1, -1), 0, -1, zeros, zeros, (), (), (), None
+    )
+    return state if five >= 0 else _before_opening(state, state.events)
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _check_seat(seat: Any, n: int, what: str) -> None:
+    if seat is not None and (not _is_int(seat) or not 0 <= seat < n):
+        raise EngineError("bad_record", f"{what} must be a seat from 0 to {n - 1}")
+
+
+def _side_array(values: Any, sides: int, what: str) -> tuple[int, ...]:
+    if values is None:
+        return (0,) * sides
+    if (
+        not isinstance(values, (list, tuple))
+        or len(values) != sides
+        or not all(_is_int(v) for v in values)
+    ):
+        raise EngineError("bad_record", f"{what} must list {sides} integers, one per side")
+    return tuple(values)
+
+
+def _read_tiles(names: Any, what: str) -> tuple[int, ...]:
+    if not isinstance(names, (list, tuple)) or not all(isinstance(x, str) for x in names):
+        raise EngineError("bad_record", f"{what} must be a list of tiles")
+    out = []
+    for name in names:
+        hit = PARSE.get(name)
+        if hit is None:
+            raise EngineError("bad_tile", f"{name!r} in {what} is not a tile of the set")
+        out.append(hit[0])
+    return tuple(out)
+
+
+def _read_deal(rules: Rules, deal: Any, boneyard: Any) -> tuple[Any, tuple[int, ...]]:
+    n, k = rules.players, rules.tiles_per_hand
+    if not isinstance(deal, (list, tuple)) or len(deal) != n:
+        raise EngineError("bad_record", f"the deal must list {n} hands")
+    hands = tuple(_read_tiles(h, f"the hand of seat {s}") for s, h in enumerate(deal))
+    seen = 0
+    for s, h in enumerate(hands):
+        if len(h) != k:
+            raise EngineError("bad_deal", f"seat {s} was dealt {len(h)} tiles, not {k}")
+        for t in h:
+            if seen & BIT[t]:
+                raise EngineError("bad_deal", f"{NAME[t]} is dealt twice")
+            seen |= BIT[t]
+    if boneyard is None and rules.boneyard:
+        raise EngineError("bad_record", "a draw game needs its boneyard")
+    bone = _read_tiles(() if boneyard is None else boneyard, "the boneyard")
+    if bone or rules.boneyard:
+        rest = 28 - n * k
+        if len(bone) != rest or len(set(bone)) != rest or any(seen & BIT[t] for t in bone):
+            raise EngineError("bad_deal", f"the boneyard must hold exactly the {rest} undealt tiles")
+    return hands, bone if rules.boneyard else ()
+
+
+def _holder(masks: tuple[int, ...], tile: int) -> int:
+    return next(s for s, m in enumerate(masks) if m & BIT[tile])
+
+
+def _opening(rules: Rules, masks: tuple[int, ...], leader: int | None) -> tuple[int, int, bool, bool]:
+    """(opener, forced tile or -1, must open with a double, the opening passed on)."""
+    n, dealt = len(masks), sum(masks)
+    if leader is not None:
+        if rules.next_opener != "winner_double":
+            return leader, -1, False, False
+        for k in range(n):
+            seat = (leader + k) % n
+            if masks[seat] & DOUBLES:
+                return seat, -1, True, k > 0
+        return leader, -1, False, False
+    held = tiles_of(dealt)
+    if rules.first_opener == "tile":
+        forced = PARSE[rules.opening_tile][0]
+        if dealt & BIT[forced]:
+            return _holder(masks, forced), forced, False, False
+        doubles = [t for t in held if IS_DOUBLE[t]]
+        best = max(doubles or held, key=lambda t: (PIPS[t], HI[t]))
+    elif rules.first_opener == "lowest_double":
+        doubles = [t for t in held if IS_DOUBLE[t] and PIPS[t]]
+        best = min(doubles or held, key=lambda t: (PIPS[t], LO[t]))
+    else:
+        best = max(held, key=lambda t: (PIPS[t], HI[t]))
+    return _holder(masks, best), -1, False, False
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def _score(
+    state: HandState, events: tuple[Event, ...], points: tuple[int, ...], normal: tuple[int, ...],
+    action: int | None, seat: int | None, side: int, kind: str, value: int,
+) -> tuple[tuple[Event, ...], tuple[int, ...], tuple[int, ...]]:  # fmt: skip
+    """Score one event; bonuses (every kind but `hand`) are capped under `bonus_cap`."""
+    setup = state.setup
+    rules = setup.rules
+    if kind == "hand":
+        normal = normal[:side] + (normal[side] + value,) + normal[side + 1 :]
+    elif rules.bonus_cap:
+        room = rules.target - 1 - setup.scores_before[side] - points[side]
+        value = max(0, min(value, room))
+    points = points[:side] + (points[side] + value,) + points[side + 1 :]
+    return events + (Event(action, seat, side, kind, value),), points, normal
+
+
+def _before_opening(state: HandState, events: tuple[Event, ...]) -> HandState:
+    """Score the no-double penalty and hand the turn to the opener."""
+    setup = state.setup
+    points, normal = state.points, state.normal
+    for side in setup.penalty_sides:
+        events, points, normal = _score(
+            state, events, points, normal, None, None, side, "no_double_penalty",
+            setup.rules.no_double_penalty,
+        )  # fmt: skip
+    return state._replace(status=PLAY, turn=setup.opener, points=points, events=events)
+
+
+def declare(state: HandState, seat: int, choice: str) -> tuple[HandState, tuple[Event, ...]]:
+    """A five-doubles choice ("points" or "redeal") made before the opening."""
+    setup = state.setup
+    if not setup.rules.five_doubles_points:
+        raise IllegalAction("bad_declaration", "these rules have no five-doubles choice")
+    if any(s == seat for s, _ in state.declarations):
+        raise IllegalAction("bad_declaration", f"seat {seat} has already declared")
+    if state.status != DECLARE or seat != state.turn:
+        raise IllegalAction("bad_declaration", f"seat {seat} was not dealt five doubles")
+    if choice not in CHOICES:
+        raise IllegalAction("bad_declaration", f"{choice!r} is not 'points' or 'redeal'")
+    state = state._replace(declarations=state.declarations + ((seat, choice),))
+    if choice == "redeal":
+        return state._replace(
+            status=REDEAL, turn=-1, result=Result(None, None, None, setup.leader)
+        ), ()
+    doubles = (state.hands[seat] & DOUBLES).bit_count()
+    events, points, _ = _score(
+        state, state.events, state.points, state.normal, None, seat, setup.side[seat],
+        "five_doubles", doubles * setup.rules.five_doubles_points,
+    )  # fmt: skip
+    new = _before_opening(state._replace(points=points), events)
+    return new, new.events[len(state.events) :]
+
+
+def _fits(ends: tuple[int, ...]) -> int:
+    """The mask of tiles that fit some open end."""
+    mask = 0
+    for c in ends:
+        if c >= 0:
+            mask |= SUIT[c & 7]
+    return mask
+
+
+def _place(state: HandState, end: int, tile: int) -> tuple[tuple[int, int, int, int], int]:
+    """The open ends after placing `tile` on `end`, and the half left showing there."""
+    ends = state.ends
+    num = ends[end] & 7
+    outer = HI[tile] if LO[tile] == num else LO[tile]
+    code = outer | DOUBLE if IS_DOUBLE[tile] else outer
+    left, right, up, down = ends
+    if end == 0:
+        left = code
+    elif end == 1:
+        right = code
+    elif end == 2:
+        up = code
+    else:
+        down = code
+    if up < 0 and not (left | right) & EMPTY and state.setup.rules.spinner:
+        opening = state.line[0][0]
+        if IS_DOUBLE[opening]:
+            up = down = LO[opening] | DOUBLE | EMPTY
+    return (left, right, up, down), outer
+
+
+def table_count(state: HandState) -> int:
+    """The table count of rules.md (table_points), whatever the option."""
+    if len(state.line) == 1:
+        return PIPS[state.line[0][0]]
+    total = 0
+    for e, c in enumerate(state.ends):
+        if c >= 0 and not (e >= 2 and c & EMPTY):
+            total += (c & 7) * 2 if c & DOUBLE else c & 7
+    return total
+
+
+def _end_key(state: HandState) -> tuple[Any, ...]:
+    """What must not depend on an unnamed end: numbers, doubles at ends, table count."""
+    return (sorted(c & 15 for c in state.ends if c >= 0), table_count(state))
+
+
+# ---------------------------------------------------------------- actions
+
+
+def apply(state: HandState, action: str) -> tuple[HandState, tuple[Event, ...]]:
+    """The state after `action` (a record action string) and the events it scored.
+
+    Raises IllegalAction with the error code of the hand-record table.
+    """
+    status = state.status
+    if status != PLAY:
+        if status == DECLARE:
+            choice = action[: -len(AUTO)] if isinstance(action, str) and action.endswith(AUTO) else action
+            if choice not in CHOICES:
+                raise IllegalAction(
+                    "bad_declaration", f"seat {state.turn} must first choose points or redeal"
+                )
+            return declare(state, state.turn, choice)
+        raise IllegalAction("after_end", "the hand has already ended")
+    parsed = ACTIONS.get(action) if isinstance(action, str) else None
+    if parsed is None:
+        raise IllegalAction("bad_tile", f"{action!r} is not a tile, 'pass' or 'draw'")
+    kind, tile, end, first = parsed
+    if kind == _PLAY:
+        return _play(state, action, tile, end, first)
+    if kind == _PASS:
+        return _pass(state, action)
+    return _draw(state, action)
+
+
+def _play(
+    state: HandState, action: str, tile: int, end: int, first: int
+) -> tuple[HandState, tuple[Event, ...]]:
+    setup = state.setup
+    rules = setup.rules
+    seat = state.turn
+    hand = state.hands[seat]
+    bit = BIT[tile]
+    if not hand & bit:
+        raise IllegalAction("not_in_hand", f"seat {seat} does not hold {NAME[tile]}")
+    lo, hi = LO[tile], HI[tile]
+    before = state.ends
+    if not state.line:
+        if setup.forced >= 0 and tile != setup.forced:
+            raise IllegalAction(
+                "wrong_opening_tile", f"the hand must open with {NAME[setup.forced]}"
+            )
+        if setup.need_double and lo != hi:
+            raise IllegalAction("wrong_opening_tile", "the winner must open with a double")
+        flags = DOUBLE | EMPTY if lo == hi else EMPTY
+        ends = (first | flags, (hi if first == lo else lo) | flags, -1, -1)
+        line = ((tile, -1, first),)
+    else:
+        if end >= 0:
+            c = before[end]
+            if c < 0 or (c & 7 != lo and c & 7 != hi):
+                raise IllegalAction("does_not_fit", f"{NAME[tile]} does not fit the {END_NAMES[end]} end")
+        else:
+            places = [e for e in END_ORDER if before[e] >= 0 and (before[e] & 7 in (lo, hi))]
+            if not places:
+                raise IllegalAction("does_not_fit", f"{NAME[tile]} fits no open end")
+            end = places[0]
+            if len(places) > 1 and (rules.table_points or hand != bit):
+                keys = set()
+                for e in places:
+                    placed, outer = _place(state, e, tile)
+                    line = state.line + ((tile, e, outer),)
+                    keys.add(repr(_end_key(state._replace(ends=placed, line=line))))
+                if len(keys) > 1:
+                    raise IllegalAction(
+                        "ambiguous_end", f"{NAME[tile]} fits several ends; name one with @END"
+                    )
+        ends, outer = _place(state, end, tile)
+        line = state.line + ((tile, end, outer),)
+    hand ^= bit
+    hands = state.hands[:seat] + (hand,) + state.hands[seat + 1 :]
+    n = len(hands)
+    i = len(state.actions)
+    side = setup.side[seat]
+    events, points, normal = state.events, state.points, state.normal
+    new = state._replace(hands=hands, line=line, ends=ends)
+    if rules.table_points:
+        count = table_count(new)
+        if count and count % 5 == 0:
+            events, points, normal = _score(state, events, points, normal, i, seat, side, "table", count)
+    if state.last == seat:
+        for kind, value in (("galo", rules.galo_points), ("paso_corrido", rules.paso_corrido_bonus)):
+            if value:
+                events, points, normal = _score(state, events, points, normal, i, seat, side, kind, value)
+    if not state.line and rules.pairs:
+        value = rules.opening_bonus_double if lo == hi else rules.opening_bonus_other
+        fits = _fits(ends)
+        if value and not hands[(seat + 1) % n] & fits and hands[(seat + 2) % n] & fits:
+            events, points, normal = _score(
+                state, events, points, normal, i, seat, side, "opening_bonus", value
+            )
+    status, turn, result = PLAY, (seat + 1) % n, None
+    if not hand:
+        if rules.capicua_bonus and lo != hi:
+            showing = {c & 7 for c in before if c >= 0}
+            if lo in showing and hi in showing:
+                events, points, normal = _score(
+                    state, events, points, normal, i, seat, side, "capicua", rules.capicua_bonus
+                )
+        if rules.double_domino_bonus and lo == hi:
+            events, points, normal = _score(
+                state, events, points, normal, i, seat, side, "double_domino", rules.double_domino_bonus
+            )
+        status, turn = DOMINO, -1
+        events, points, normal, result = _hand_points(new, events, points, normal, seat, None)
+    new = HandState(
+        setup, status, turn, hands, state.drawn, line, ends, 0, seat, points, normal, events,
+        state.actions + (action,), state.declarations, result,
+    )  # fmt: skip
+    return new, events[len(state.events) :]
+
+
+def _pass(state: HandState, action: str) -> tuple[HandState, tuple[Event, ...]]:
+    setup = state.setup
+    rules = setup.rules
+    seat = state.turn
+    if not state.line:
+        raise IllegalAction("illegal_pass", "the opening cannot be a pass")
+    if state.hands[seat] & _fits(state.ends):
+        raise IllegalAction("illegal_pass", f"seat {seat} holds a tile that fits")
+    if state.drawn < len(setup.boneyard):
+        raise IllegalAction("illegal_pass", f"seat {seat} must draw from the boneyard")
+    events, points, normal = state.events, state.points, state.normal
+    i = len(state.actions)
+    if not state.passes and rules.pass_points:
+        last = state.last
+        events, points, normal = _score(
+            state, events, points, normal, i, last, setup.side[last], "pass", rules.pass_points
+        )
+    passes = state.passes + 1
+    status, turn, result = PLAY, (seat + 1) % len(state.hands), None
+    if passes == len(state.hands):
+        status, turn = BLOCK, -1
+        events, points, normal, result = _hand_points(state, events, points, normal, None, state.last)
+    new = HandState(
+        setup, status, turn, state.hands, state.drawn, state.line, state.ends, passes, state.last,
+        points, normal, events, state.actions + (action,), state.declarations, result,
+    )  # fmt: skip
+    return new, events[len(state.events) :]
+
+
+def _draw(state: HandState, action: str) -> tuple[HandState, tuple[Event, ...]]:
+    setup = state.setup
+    seat = state.turn
+    if not setup.rules.boneyard:
+        raise IllegalAction("illegal_draw", "these rules have no boneyard")
+    if not state.line:
+        raise IllegalAction("illegal_draw", "the opening cannot be a draw")
+    if state.drawn >= len(setup.boneyard):
+        raise IllegalAction("illegal_draw", "the boneyard is empty")
+    if state.hands[seat] & _fits(state.ends):
+        raise IllegalAction("illegal_draw", f"seat {seat} holds a tile that fits")
+    hands = list(state.hands)
+    hands[seat] |= BIT[setup.boneyard[state.drawn]]
+    return state._replace(
+        hands=tuple(hands), drawn=state.drawn + 1, actions=state.actions + (action,)
+    ), ()
+
+
+def _hand_points(
+    state: HandState, events: tuple[Event, ...], points: tuple[int, ...],
+    normal: tuple[int, ...], domino: int | None, blocker: int | None,
+) -> tuple[tuple[Event, ...], tuple[int, ...], tuple[int, ...], Result]:  # fmt: skip
+    """The hand's normal points, last of all, and its result (winner, next leader)."""
+    setup = state.setup
+    rules = setup.rules
+    side = setup.side
+    n = len(state.hands)
+    pips = [pips_of(h) for h in state.hands]
+    i = len(state.actions)
+    if domino is not None:
+        seat = shown = domino
+        win = side[seat]
+        leader = None if rules.next_opener == "first_rule" else seat
+        won = sum(p for s, p in enumerate(pips) if s != seat and (
+            rules.domino_points == "all_hands" or side[s] != win))  # fmt: skip
+    else:
+        order = [(blocker + 1 + k) % n for k in range(n)]
+        if rules.block_winner == "blocker_vs_next":
+            seat = shown = blocker if pips[blocker] <= pips[order[0]] else order[0]
+            win = side[seat]
+        else:
+            sums = [0] * rules.sides
+            for s, p in enumerate(pips):
+                sums[side[s]] += p
+            low = min(sums)
+            if sums.count(low) > 1:
+                opener = {"previous_opener": setup.opener, "blocker": blocker}
+                return events, points, normal, Result(
+                    None, None, blocker, opener.get(rules.after_tie_opener)
+                )
+            win = sums.index(low)
+            seat = min((s for s in order if side[s] == win), key=lambda s: pips[s])
+            shown = None if rules.pairs else seat
+        leader = {"winner": seat, "blocker": blocker}.get(rules.after_block_opener)
+        won = sum(p for s, p in enumerate(pips) if (
+            rules.block_points == "all_hands"
+            or (rules.block_points == "others" and s != seat)
+            or side[s] != win))  # fmt: skip
+    if rules.scoring == "winner":
+        events, points, normal = _score(
+            state, events, points, normal, i, shown, win, "hand", won - won % rules.round_to
+        )
+    else:
+        for x in range(rules.sides):
+            if x != win:
+                own = sum(p for s, p in enumerate(pips) if side[s] == x)
+                events, points, normal = _score(
+                    state, events, points, normal, i, None, x, "hand", own - own % rules.round_to
+                )
+    return events, points, normal, Result(shown, win, blocker, leader)
+
+
+# ---------------------------------------------------------------- queries
+
+
+def legal_actions(state: HandState) -> tuple[str, ...]:
+    """The legal actions of the seat to act (`state.turn`), as record action strings."""
+    status = state.status
+    if status != PLAY:
+        return CHOICES if status == DECLARE else ()
+    setup = state.setup
+    hand = state.hands[state.turn]
+    if not state.line:
+        if setup.forced >= 0:
+            return (NAME[setup.forced],)
+        return tuple(NAME[t] for t in tiles_of(hand & DOUBLES if setup.need_double else hand))
+    out = []
+    for e, c in enumerate(state.ends):
+        if c >= 0:
+            mask = hand & SUIT[c & 7]
+            while mask:
+                low = mask & -mask
+                out.append(PLACE[low.bit_length() - 1][e])
+                mask ^= low
+    if out:
+        return tuple(out)
+    return ("draw",) if state.drawn < len(setup.boneyard) else ("pass",)
+
+
+def is_over(state: HandState) -> bool:
+    return state.status in ENDED
