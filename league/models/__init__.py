@@ -1,3 +1,20 @@
-from .organisations import Membership, Notification, Organisation, Player
+from .events import RULE_PRESETS, Division, Entry, Event, Match, Round, Season
+from .organisations import Invitation, Membership, Notification, Organisation, Player
+from .results import AuditEntry, Result
 
-__all__ = ["Membership", "Notification", "Organisation", "Player"]
+__all__ = [
+    "RULE_PRESETS",
+    "AuditEntry",
+    "Division",
+    "Entry",
+    "Event",
+    "Invitation",
+    "Match",
+    "Membership",
+    "Notification",
+    "Organisation",
+    "Player",
+    "Result",
+    "Round",
+    "Season",
+]

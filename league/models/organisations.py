@@ -66,6 +66,38 @@ class Membership(models.Model):
         return f"{self.user} · {self.get_role_display()} · {self.organisation}"
 
 
+class Invitation(models.Model):
+    """A link (optionally sent by email) that makes whoever accepts it a member."""
+
+    organisation = models.ForeignKey(
+        Organisation, on_delete=models.CASCADE, related_name="invitations"
+    )
+    role = models.CharField(_("role"), max_length=16, choices=Membership.Role.choices)
+    email = models.EmailField(_("email"), blank=True)
+    token = models.CharField(max_length=64, unique=True, editable=False)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    expires = models.DateTimeField(_("expires"))
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    accepted = models.DateTimeField(_("accepted"), null=True, blank=True)
+    revoked = models.BooleanField(_("revoked"), default=False)
+
+    class Meta:
+        ordering = ["-created"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+
+    def __str__(self) -> str:
+        return f"{self.organisation} · {self.get_role_display()} · {self.email or self.token[:8]}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("invitation", args=[self.token])
+
+
 class Player(models.Model):
     """A person who plays. Over-the-board players may have no account."""
 
