@@ -1,0 +1,42 @@
+"""Capicúa's rules engine: pure Python, standard library only (no Django).
+
+- `Rules`, `PRESETS`, `VARIANTS`, `variant`, `rules_from_spec`, `rules_to_spec`: the rule model.
+- `new_hand`, `apply`, `legal_actions`, `declare`: the hand state machine (immutable states).
+- `new_match`, `start_hand`, `finish_hand`, `hand_outcome`: hands chained into a match.
+- `view`: what a seat, a spectator or a referee may see of a state.
+- `adjudicate`, `to_record`, `replay`: hand records and rulings (hand-record.md).
+- `auto_action`, `bot_action`: the timeout action and a random legal bot.
+
+Persisting a live state: store `state_to_dict(state)` (its `domino-hand/1` record: rules,
+deal, boneyard, declarations and actions; plain JSON) and restore it with
+`state_from_dict(record)`, which replays the record through `apply` (tens of microseconds).
+"""
+
+from .bot import auto_action, bot_action
+from .errors import EngineError, IllegalAction, RulesError
+from .match import Match, Outcome, finish_hand, hand_outcome, match_end, new_match, start_hand
+from .record import adjudicate, replay, ruling, state_from_dict, state_to_dict, to_record
+from .rules import PRESETS, VARIANTS, Rules, rules_from_spec, rules_to_spec, variant
+from .state import (
+    ENDED,
+    Event,
+    HandState,
+    Result,
+    apply,
+    deal_tiles,
+    declare,
+    is_over,
+    legal_actions,
+    new_hand,
+    table_count,
+)  # fmt: skip
+from .views import view
+
+__all__ = [
+    "ENDED", "PRESETS", "VARIANTS", "EngineError", "Event", "HandState", "IllegalAction",
+    "Match", "Outcome", "Result", "Rules", "RulesError", "adjudicate", "apply", "auto_action",
+    "bot_action", "deal_tiles", "declare", "finish_hand", "hand_outcome", "is_over",
+    "legal_actions", "match_end", "new_hand", "new_match", "replay", "rules_from_spec",
+    "rules_to_spec", "ruling", "start_hand", "state_from_dict", "state_to_dict",
+    "table_count", "to_record", "variant", "view",
+]  # fmt: skip

@@ -39,7 +39,9 @@ def hand_outcome(state: HandState) -> Outcome:
     normal = tuple(a + b for a, b in zip(setup.normal_before, state.normal, strict=True))
     if state.status not in ENDED:
         return Outcome(scores, normal, None, False, None, False)
-    return Outcome(scores, normal, state.result.next_leader, *match_end(setup.rules, scores, normal))
+    return Outcome(
+        scores, normal, state.result.next_leader, *match_end(setup.rules, scores, normal)
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -195,8 +195,10 @@ _CACHE: dict[Any, Rules] = {}
 def rules_from_spec(spec: Any) -> Rules:
     """The rules of a record's `rules` field: a preset name, or {"preset": ..., options}."""
     try:
-        key = spec if isinstance(spec, str) else tuple(
-            sorted((k, type(v).__name__, v) for k, v in spec.items())
+        key = (
+            spec
+            if isinstance(spec, str)
+            else tuple(sorted((k, type(v).__name__, v) for k, v in spec.items()))
         )
         hit = _CACHE.get(key)
     except (AttributeError, TypeError):

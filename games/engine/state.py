@@ -14,8 +14,22 @@ from typing import Any, NamedTuple
 from .errors import EngineError, IllegalAction
 from .rules import Rules
 from .tiles import (
-    BIT, DOUBLE, DOUBLES, EMPTY, END_NAMES, END_ORDER, HI, IS_DOUBLE, LO, NAME, PARSE, PIPS,
-    SUIT, pips_of, tiles_of,
+    BIT,
+    DOUBLE,
+    DOUBLES,
+    EMPTY,
+    END_NAMES,
+    END_ORDER,
+    HI,
+    IS_DOUBLE,
+    LO,
+    NAME,
+    NUMS,
+    PARSE,
+    PIPS,
+    SUIT,
+    pips_of,
+    tiles_of,
 )  # fmt: skip
 
 DECLARE, PLAY, DOMINO, BLOCK, REDEAL = "declare", "play", "domino", "block", "redeal"
@@ -33,10 +47,27 @@ for _suffix in ("", AUTO):
         ACTIONS[_name + _suffix] = (_PLAY, _tile, -1, _first)
         for _e, _end in enumerate(END_NAMES):
             ACTIONS[f"{_name}@{_end}{_suffix}"] = (_PLAY, _tile, _e, _first)
-# The action string that places a tile on an end, as legal_actions lists it.
-PLACE: tuple[tuple[str, ...], ...] = tuple(
-    tuple(f"{NAME[t]}@{end}" for end in END_NAMES) for t in range(28)
+
+
+def _subsets(mask: int) -> list[int]:
+    out, sub = [], mask
+    while True:
+        out.append(sub)
+        if not sub:
+            return out
+        sub = (sub - 1) & mask
+
+
+# _PLAYS[end][n][hand & SUIT[n]]: the legal actions placing tiles of that hand on that end.
+_PLAYS: tuple[tuple[dict[int, tuple[str, ...]], ...], ...] = tuple(
+    tuple(
+        {sub: tuple(f"{NAME[t]}@{end}" for t in tiles_of(sub)) for sub in _subsets(SUIT[n])}
+        for n in range(7)
+    )
+    for end in END_NAMES
 )
+# The tiles that fit an end code; index -1 (a closed end) is the last entry: nothing fits.
+_FIT: tuple[int, ...] = tuple(SUIT[c & 7] if c & 7 < 7 else 0 for c in range(32)) + (0,)
 _SECURE = secrets.SystemRandom()
 
 
@@ -94,6 +125,10 @@ class HandState(NamedTuple):
     actions: tuple[str, ...]
     declarations: tuple[tuple[int, str], ...]
     result: Result | None
+
+
+def _new(fields: tuple) -> HandState:
+    return tuple.__new__(HandState, fields)
 
 
 # ---------------------------------------------------------------- the deal and the opening
@@ -212,7 +247,9 @@ def _read_deal(rules: Rules, deal: Any, boneyard: Any) -> tuple[Any, tuple[int, 
     if bone or rules.boneyard:
         rest = 28 - n * k
         if len(bone) != rest or len(set(bone)) != rest or any(seen & BIT[t] for t in bone):
-            raise EngineError("bad_deal", f"the boneyard must hold exactly the {rest} undealt tiles")
+            raise EngineError(
+                "bad_deal", f"the boneyard must hold exactly the {rest} undealt tiles"
+            )
     return hands, bone if rules.boneyard else ()
 
 
@@ -220,7 +257,9 @@ def _holder(masks: tuple[int, ...], tile: int) -> int:
     return next(s for s, m in enumerate(masks) if m & BIT[tile])
 
 
-def _opening(rules: Rules, masks: tuple[int, ...], leader: int | None) -> tuple[int, int, bool, bool]:
+def _opening(
+    rules: Rules, masks: tuple[int, ...], leader: int | None
+) -> tuple[int, int, bool, bool]:
     """(opener, forced tile or -1, must open with a double, the opening passed on)."""
     n, dealt = len(masks), sum(masks)
     if leader is not None:
@@ -250,11 +289,10 @@ def _opening(rules: Rules, masks: tuple[int, ...], leader: int | None) -> tuple[
 
 
 def _score(
-    state: HandState, events: tuple[Event, ...], points: tuple[int, ...], normal: tuple[int, ...],
+    setup: Setup, events: tuple[Event, ...], points: tuple[int, ...], normal: tuple[int, ...],
     action: int | None, seat: int | None, side: int, kind: str, value: int,
 ) -> tuple[tuple[Event, ...], tuple[int, ...], tuple[int, ...]]:  # fmt: skip
     """Score one event; bonuses (every kind but `hand`) are capped under `bonus_cap`."""
-    setup = state.setup
     rules = setup.rules
     if kind == "hand":
         normal = normal[:side] + (normal[side] + value,) + normal[side + 1 :]
@@ -271,7 +309,7 @@ def _before_opening(state: HandState, events: tuple[Event, ...]) -> HandState:
     points, normal = state.points, state.normal
     for side in setup.penalty_sides:
         events, points, normal = _score(
-            state, events, points, normal, None, None, side, "no_double_penalty",
+            setup, events, points, normal, None, None, side, "no_double_penalty",
             setup.rules.no_double_penalty,
         )  # fmt: skip
     return state._replace(status=PLAY, turn=setup.opener, points=points, events=events)
@@ -295,7 +333,7 @@ def declare(state: HandState, seat: int, choice: str) -> tuple[HandState, tuple[
         ), ()
     doubles = (state.hands[seat] & DOUBLES).bit_count()
     events, points, _ = _score(
-        state, state.events, state.points, state.normal, None, seat, setup.side[seat],
+        setup, state.events, state.points, state.normal, None, seat, setup.side[seat],
         "five_doubles", doubles * setup.rules.five_doubles_points,
     )  # fmt: skip
     new = _before_opening(state._replace(points=points), events)
@@ -304,16 +342,13 @@ def declare(state: HandState, seat: int, choice: str) -> tuple[HandState, tuple[
 
 def _fits(ends: tuple[int, ...]) -> int:
     """The mask of tiles that fit some open end."""
-    mask = 0
-    for c in ends:
-        if c >= 0:
-            mask |= SUIT[c & 7]
-    return mask
+    return _FIT[ends[0]] | _FIT[ends[1]] | _FIT[ends[2]] | _FIT[ends[3]]
 
 
-def _place(state: HandState, end: int, tile: int) -> tuple[tuple[int, int, int, int], int]:
+def _place(
+    ends: tuple[int, ...], end: int, tile: int, spinner: bool, opening: int
+) -> tuple[tuple[int, int, int, int], int]:
     """The open ends after placing `tile` on `end`, and the half left showing there."""
-    ends = state.ends
     num = ends[end] & 7
     outer = HI[tile] if LO[tile] == num else LO[tile]
     code = outer | DOUBLE if IS_DOUBLE[tile] else outer
@@ -326,27 +361,43 @@ def _place(state: HandState, end: int, tile: int) -> tuple[tuple[int, int, int, 
         up = code
     else:
         down = code
-    if up < 0 and not (left | right) & EMPTY and state.setup.rules.spinner:
-        opening = state.line[0][0]
-        if IS_DOUBLE[opening]:
-            up = down = LO[opening] | DOUBLE | EMPTY
+    if up < 0 and spinner and not (left | right) & EMPTY and IS_DOUBLE[opening]:
+        up = down = LO[opening] | DOUBLE | EMPTY
     return (left, right, up, down), outer
 
 
-def table_count(state: HandState) -> int:
-    """The table count of rules.md (table_points), whatever the option."""
-    if len(state.line) == 1:
-        return PIPS[state.line[0][0]]
+def _count(ends: tuple[int, ...], line: tuple[tuple[int, int, int], ...]) -> int:
+    if len(line) == 1:
+        return PIPS[line[0][0]]
     total = 0
-    for e, c in enumerate(state.ends):
+    for e, c in enumerate(ends):
         if c >= 0 and not (e >= 2 and c & EMPTY):
             total += (c & 7) * 2 if c & DOUBLE else c & 7
     return total
 
 
-def _end_key(state: HandState) -> tuple[Any, ...]:
-    """What must not depend on an unnamed end: numbers, doubles at ends, table count."""
-    return (sorted(c & 15 for c in state.ends if c >= 0), table_count(state))
+def table_count(state: HandState) -> int:
+    """The table count of rules.md (table_points), whatever the option."""
+    return _count(state.ends, state.line) if state.line else 0
+
+
+def _unnamed_end(state: HandState, tile: int, hand: int) -> int:
+    """Where a tile without @END goes: the first legal end, if the choice does not matter."""
+    before = state.ends
+    nums = NUMS[tile]
+    places = [e for e in END_ORDER if before[e] >= 0 and nums >> (before[e] & 7) & 1]
+    if not places:
+        raise IllegalAction("does_not_fit", f"{NAME[tile]} fits no open end")
+    if len(places) > 1 and (state.setup.rules.table_points or hand != BIT[tile]):
+        spinner, line = state.setup.rules.spinner, state.line
+        keys = set()
+        for e in places:
+            ends, outer = _place(before, e, tile, spinner, line[0][0])
+            count = _count(ends, line + ((tile, e, outer),))
+            keys.add((tuple(sorted(c & 15 for c in ends if c >= 0)), count))
+        if len(keys) > 1:
+            raise IllegalAction("ambiguous_end", f"{NAME[tile]} fits several ends; name one")
+    return places[0]
 
 
 # ---------------------------------------------------------------- actions
@@ -360,7 +411,7 @@ def apply(state: HandState, action: str) -> tuple[HandState, tuple[Event, ...]]:
     status = state.status
     if status != PLAY:
         if status == DECLARE:
-            choice = action[: -len(AUTO)] if isinstance(action, str) and action.endswith(AUTO) else action
+            choice = action.removesuffix(AUTO) if isinstance(action, str) else action
             if choice not in CHOICES:
                 raise IllegalAction(
                     "bad_declaration", f"seat {state.turn} must first choose points or redeal"
@@ -382,15 +433,29 @@ def _play(
     state: HandState, action: str, tile: int, end: int, first: int
 ) -> tuple[HandState, tuple[Event, ...]]:
     setup = state.setup
-    rules = setup.rules
     seat = state.turn
-    hand = state.hands[seat]
+    hands = state.hands
+    hand = hands[seat]
     bit = BIT[tile]
     if not hand & bit:
         raise IllegalAction("not_in_hand", f"seat {seat} does not hold {NAME[tile]}")
     lo, hi = LO[tile], HI[tile]
-    before = state.ends
-    if not state.line:
+    before, line = state.ends, state.line
+    rules = setup.rules
+    if line:
+        if end < 0:
+            nums = NUMS[tile]
+            if before[2] < 0 and (nums >> (before[0] & 7) & 1) ^ (nums >> (before[1] & 7) & 1):
+                end = 1 if nums >> (before[1] & 7) & 1 else 0  # the one legal place
+            else:
+                end = _unnamed_end(state, tile, hand)
+        else:
+            c = before[end]
+            if c < 0 or not NUMS[tile] >> (c & 7) & 1:
+                raise IllegalAction("does_not_fit", f"{NAME[tile]} does not fit that end")
+        ends, outer = _place(before, end, tile, rules.spinner, line[0][0])
+        line += ((tile, end, outer),)
+    else:
         if setup.forced >= 0 and tile != setup.forced:
             raise IllegalAction(
                 "wrong_opening_tile", f"the hand must open with {NAME[setup.forced]}"
@@ -400,49 +465,39 @@ def _play(
         flags = DOUBLE | EMPTY if lo == hi else EMPTY
         ends = (first | flags, (hi if first == lo else lo) | flags, -1, -1)
         line = ((tile, -1, first),)
-    else:
-        if end >= 0:
-            c = before[end]
-            if c < 0 or (c & 7 != lo and c & 7 != hi):
-                raise IllegalAction("does_not_fit", f"{NAME[tile]} does not fit the {END_NAMES[end]} end")
-        else:
-            places = [e for e in END_ORDER if before[e] >= 0 and (before[e] & 7 in (lo, hi))]
-            if not places:
-                raise IllegalAction("does_not_fit", f"{NAME[tile]} fits no open end")
-            end = places[0]
-            if len(places) > 1 and (rules.table_points or hand != bit):
-                keys = set()
-                for e in places:
-                    placed, outer = _place(state, e, tile)
-                    line = state.line + ((tile, e, outer),)
-                    keys.add(repr(_end_key(state._replace(ends=placed, line=line))))
-                if len(keys) > 1:
-                    raise IllegalAction(
-                        "ambiguous_end", f"{NAME[tile]} fits several ends; name one with @END"
-                    )
-        ends, outer = _place(state, end, tile)
-        line = state.line + ((tile, end, outer),)
     hand ^= bit
-    hands = state.hands[:seat] + (hand,) + state.hands[seat + 1 :]
+    hands = hands[:seat] + (hand,) + hands[seat + 1 :]
     n = len(hands)
+    actions = state.actions + (action,)
+    if hand and state.last != seat and state.line and not rules.table_points:
+        return _new((
+            setup, PLAY, (seat + 1) % n, hands, state.drawn, line, ends, 0, seat, state.points,
+            state.normal, state.events, actions, state.declarations, None,
+        )), ()  # fmt: skip
     i = len(state.actions)
     side = setup.side[seat]
     events, points, normal = state.events, state.points, state.normal
-    new = state._replace(hands=hands, line=line, ends=ends)
     if rules.table_points:
-        count = table_count(new)
+        count = _count(ends, line)
         if count and count % 5 == 0:
-            events, points, normal = _score(state, events, points, normal, i, seat, side, "table", count)
+            events, points, normal = _score(
+                setup, events, points, normal, i, seat, side, "table", count
+            )
     if state.last == seat:
-        for kind, value in (("galo", rules.galo_points), ("paso_corrido", rules.paso_corrido_bonus)):
+        for kind, value in (
+            ("galo", rules.galo_points),
+            ("paso_corrido", rules.paso_corrido_bonus),
+        ):
             if value:
-                events, points, normal = _score(state, events, points, normal, i, seat, side, kind, value)
+                events, points, normal = _score(
+                    setup, events, points, normal, i, seat, side, kind, value
+                )
     if not state.line and rules.pairs:
         value = rules.opening_bonus_double if lo == hi else rules.opening_bonus_other
         fits = _fits(ends)
         if value and not hands[(seat + 1) % n] & fits and hands[(seat + 2) % n] & fits:
             events, points, normal = _score(
-                state, events, points, normal, i, seat, side, "opening_bonus", value
+                setup, events, points, normal, i, seat, side, "opening_bonus", value
             )
     status, turn, result = PLAY, (seat + 1) % n, None
     if not hand:
@@ -450,24 +505,26 @@ def _play(
             showing = {c & 7 for c in before if c >= 0}
             if lo in showing and hi in showing:
                 events, points, normal = _score(
-                    state, events, points, normal, i, seat, side, "capicua", rules.capicua_bonus
+                    setup, events, points, normal, i, seat, side, "capicua", rules.capicua_bonus
                 )
         if rules.double_domino_bonus and lo == hi:
             events, points, normal = _score(
-                state, events, points, normal, i, seat, side, "double_domino", rules.double_domino_bonus
-            )
+                setup, events, points, normal, i, seat, side, "double_domino",
+                rules.double_domino_bonus,
+            )  # fmt: skip
         status, turn = DOMINO, -1
-        events, points, normal, result = _hand_points(new, events, points, normal, seat, None)
-    new = HandState(
+        events, points, normal, result = _hand_points(
+            setup, hands, i, events, points, normal, seat, None
+        )
+    new = _new((
         setup, status, turn, hands, state.drawn, line, ends, 0, seat, points, normal, events,
-        state.actions + (action,), state.declarations, result,
-    )  # fmt: skip
+        actions, state.declarations, result,
+    ))  # fmt: skip
     return new, events[len(state.events) :]
 
 
 def _pass(state: HandState, action: str) -> tuple[HandState, tuple[Event, ...]]:
     setup = state.setup
-    rules = setup.rules
     seat = state.turn
     if not state.line:
         raise IllegalAction("illegal_pass", "the opening cannot be a pass")
@@ -477,20 +534,23 @@ def _pass(state: HandState, action: str) -> tuple[HandState, tuple[Event, ...]]:
         raise IllegalAction("illegal_pass", f"seat {seat} must draw from the boneyard")
     events, points, normal = state.events, state.points, state.normal
     i = len(state.actions)
-    if not state.passes and rules.pass_points:
+    pass_points = setup.rules.pass_points
+    if not state.passes and pass_points:
         last = state.last
         events, points, normal = _score(
-            state, events, points, normal, i, last, setup.side[last], "pass", rules.pass_points
+            setup, events, points, normal, i, last, setup.side[last], "pass", pass_points
         )
     passes = state.passes + 1
     status, turn, result = PLAY, (seat + 1) % len(state.hands), None
     if passes == len(state.hands):
         status, turn = BLOCK, -1
-        events, points, normal, result = _hand_points(state, events, points, normal, None, state.last)
-    new = HandState(
+        events, points, normal, result = _hand_points(
+            setup, state.hands, i, events, points, normal, None, state.last
+        )
+    new = _new((
         setup, status, turn, state.hands, state.drawn, state.line, state.ends, passes, state.last,
         points, normal, events, state.actions + (action,), state.declarations, result,
-    )  # fmt: skip
+    ))  # fmt: skip
     return new, events[len(state.events) :]
 
 
@@ -513,16 +573,14 @@ def _draw(state: HandState, action: str) -> tuple[HandState, tuple[Event, ...]]:
 
 
 def _hand_points(
-    state: HandState, events: tuple[Event, ...], points: tuple[int, ...],
-    normal: tuple[int, ...], domino: int | None, blocker: int | None,
+    setup: Setup, hands: tuple[int, ...], i: int, events: tuple[Event, ...],
+    points: tuple[int, ...], normal: tuple[int, ...], domino: int | None, blocker: int | None,
 ) -> tuple[tuple[Event, ...], tuple[int, ...], tuple[int, ...], Result]:  # fmt: skip
     """The hand's normal points, last of all, and its result (winner, next leader)."""
-    setup = state.setup
     rules = setup.rules
     side = setup.side
-    n = len(state.hands)
-    pips = [pips_of(h) for h in state.hands]
-    i = len(state.actions)
+    n = len(hands)
+    pips = [pips_of(h) for h in hands]
     if domino is not None:
         seat = shown = domino
         win = side[seat]
@@ -541,8 +599,11 @@ def _hand_points(
             low = min(sums)
             if sums.count(low) > 1:
                 opener = {"previous_opener": setup.opener, "blocker": blocker}
-                return events, points, normal, Result(
-                    None, None, blocker, opener.get(rules.after_tie_opener)
+                return (
+                    events,
+                    points,
+                    normal,
+                    Result(None, None, blocker, opener.get(rules.after_tie_opener)),
                 )
             win = sums.index(low)
             seat = min((s for s in order if side[s] == win), key=lambda s: pips[s])
@@ -554,14 +615,14 @@ def _hand_points(
             or side[s] != win))  # fmt: skip
     if rules.scoring == "winner":
         events, points, normal = _score(
-            state, events, points, normal, i, shown, win, "hand", won - won % rules.round_to
+            setup, events, points, normal, i, shown, win, "hand", won - won % rules.round_to
         )
     else:
         for x in range(rules.sides):
             if x != win:
                 own = sum(p for s, p in enumerate(pips) if side[s] == x)
                 events, points, normal = _score(
-                    state, events, points, normal, i, None, x, "hand", own - own % rules.round_to
+                    setup, events, points, normal, i, None, x, "hand", own - own % rules.round_to
                 )
     return events, points, normal, Result(shown, win, blocker, leader)
 
@@ -580,16 +641,12 @@ def legal_actions(state: HandState) -> tuple[str, ...]:
         if setup.forced >= 0:
             return (NAME[setup.forced],)
         return tuple(NAME[t] for t in tiles_of(hand & DOUBLES if setup.need_double else hand))
-    out = []
-    for e, c in enumerate(state.ends):
-        if c >= 0:
-            mask = hand & SUIT[c & 7]
-            while mask:
-                low = mask & -mask
-                out.append(PLACE[low.bit_length() - 1][e])
-                mask ^= low
+    left, right, up, down = state.ends
+    out = _PLAYS[0][left & 7][hand & SUIT[left & 7]] + _PLAYS[1][right & 7][hand & SUIT[right & 7]]
+    if up >= 0:
+        out += _PLAYS[2][up & 7][hand & SUIT[up & 7]] + _PLAYS[3][down & 7][hand & SUIT[down & 7]]
     if out:
-        return tuple(out)
+        return out
     return ("draw",) if state.drawn < len(setup.boneyard) else ("pass",)
 
 
