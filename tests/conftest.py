@@ -4,6 +4,8 @@ A test that needs a service asks for its fixture; the fixture skips the test whe
 is missing, or fails it when REQUIRE_SERVICES=1 (as CI sets), so nothing is skipped silently.
 """
 
+import asyncio
+import concurrent.futures
 import os
 import shutil
 import socket
@@ -24,6 +26,16 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def run_async(coroutine):
+    """Run a coroutine to the end in its own thread and loop.
+
+    Playwright's sync API keeps an event loop running in the main thread for the session,
+    where asyncio.run() would refuse to start.
+    """
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def require(available: bool, what: str) -> None:
@@ -79,6 +91,7 @@ def wait_for(url: str, process: subprocess.Popen, log: Path, timeout: float = 40
 def service_env(django_db_setup, django_db_blocker) -> dict[str, str]:
     """The environment of a process that must see this test session's database."""
     env = os.environ.copy()
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     env["DJANGO_SETTINGS_MODULE"] = "config.settings"
     env.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
     env["SECURE_SSL"] = "0"

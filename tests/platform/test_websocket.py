@@ -10,6 +10,7 @@ from django.conf import settings
 from django.test import Client
 
 from league.notifications import notify
+from tests.conftest import run_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,7 +37,7 @@ def test_anonymous_socket_is_refused(asgi_server):
             await websockets.connect(ws_url(asgi_server), origin=asgi_server)
         return refused.value.response.status_code
 
-    assert asyncio.run(scenario()) == 403
+    assert run_async(scenario()) == 403
 
 
 def test_foreign_origin_is_refused(asgi_server, django_user_model):
@@ -50,7 +51,7 @@ def test_foreign_origin_is_refused(asgi_server, django_user_model):
             )
         return refused.value.response.status_code
 
-    assert asyncio.run(scenario()) == 403
+    assert run_async(scenario()) == 403
 
 
 def test_logging_out_closes_the_users_sockets(asgi_server, django_user_model):
@@ -67,7 +68,7 @@ def test_logging_out_closes_the_users_sockets(asgi_server, django_user_model):
             await asyncio.to_thread(log_out, asgi_server, cookie)
             return await closed_code(socket)
 
-    assert asyncio.run(scenario()) == 4401
+    assert run_async(scenario()) == 4401
 
 
 def log_out(base: str, cookie: str) -> None:
@@ -107,6 +108,6 @@ def test_notification_from_another_process_reaches_the_socket(
             await asyncio.to_thread(notify, user, "Tu partido empieza a las 8", "/")
             return json.loads(await asyncio.wait_for(socket.recv(), timeout=10))
 
-    message = asyncio.run(scenario())
+    message = run_async(scenario())
     assert message["type"] == "notification"
     assert message["message"] == "Tu partido empieza a las 8"

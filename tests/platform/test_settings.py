@@ -1,0 +1,69 @@
+"""The two run modes come from the environment alone."""
+
+import os
+import subprocess
+import sys
+
+from django.conf import settings
+
+PRODUCTION = {
+    "DATABASE_URL": "postgres://capicua@db.example:5432/capicua",
+    "REDIS_URL": "redis://cache.example:6379/0",
+    "SECRET_KEY": "a-long-production-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+    "ALLOWED_HOSTS": "domino.example.org",
+    "CSRF_TRUSTED_ORIGINS": "https://domino.example.org",
+}
+
+
+def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items()
+             if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "SECURE_SSL",
+                          "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=settings.BASE_DIR, env=clean | env,
+        capture_output=True, text=True, timeout=120,
+    )
+
+
+def show(expression: str, env: dict[str, str]) -> str:
+    code = f"from django.conf import settings as s; print({expression})"
+    result = manage("shell", "--no-imports", "-c", code, env=env)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip().splitlines()[-1]
+
+
+def test_production_passes_the_deploy_check():
+    result = manage("check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_needs_a_secret_key():
+    result = manage("check", env={k: v for k, v in PRODUCTION.items() if k != "SECRET_KEY"})
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_production_uses_postgres_and_redis_with_debug_off():
+    values = show(
+        "s.DEBUG, s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'], "
+        "s.CELERY_BROKER_URL, s.SESSION_COOKIE_SECURE, s.SECURE_HSTS_SECONDS",
+        PRODUCTION,
+    )
+    assert values == (
+        "False django.db.backends.postgresql channels_redis.core.RedisChannelLayer "
+        "redis://cache.example:6379/0 True 31536000"
+    )
+
+
+def test_embedded_mode_needs_no_server(tmp_path):
+    values = show(
+        "s.DEBUG, s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'], "
+        "s.CELERY_BROKER_URL, s.EMAIL_BACKEND",
+        {"CAPICUA_VAR_DIR": str(tmp_path)},
+    )
+    assert values == (
+        "True django.db.backends.sqlite3 channels.layers.InMemoryChannelLayer filesystem:// "
+        "django.core.mail.backends.console.EmailBackend"
+    )
+    assert (tmp_path / "celery" / "queue").is_dir()
