@@ -175,12 +175,13 @@ CELERY_BROKER_URL = REDIS_URL or "filesystem://"
 CELERY_RESULT_BACKEND = REDIS_URL or f"file://{VAR_DIR / 'celery' / 'results'}"
 if not REDIS_URL:
     _queue = VAR_DIR / "celery" / "queue"
-    for _folder in (_queue, VAR_DIR / "celery" / "results", VAR_DIR / "celery" / "processed"):
-        _folder.mkdir(parents=True, exist_ok=True)
+    for _name in ("queue", "results", "processed", "control"):
+        (VAR_DIR / "celery" / _name).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue),
         "data_folder_out": str(_queue),
         "processed_folder": str(VAR_DIR / "celery" / "processed"),
+        "control_folder": str(VAR_DIR / "celery" / "control"),
         "store_processed": False,
     }
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
