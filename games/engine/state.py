@@ -5,10 +5,11 @@ returns the next state with the events the action scored. Live tables and the ad
 both go through `apply`, so each rule is decided here and only here.
 """
 
+import contextlib
+import math
 import random
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .errors import EngineError, IllegalAction
@@ -24,7 +25,6 @@ from .tiles import (
     IS_DOUBLE,
     LO,
     NAME,
-    NUMS,
     PARSE,
     PIPS,
     SUIT,
@@ -66,6 +66,10 @@ _PLAYS: tuple[tuple[dict[int, tuple[str, ...]], ...], ...] = tuple(
     )
     for end in END_NAMES
 )
+# _OUTER[tile][n]: the half left showing when the tile covers an end showing n; -1: no fit.
+_OUTER: tuple[tuple[int, ...], ...] = tuple(
+    tuple(HI[t] if LO[t] == n else LO[t] if HI[t] == n else -1 for n in range(8)) for t in range(28)
+)
 # The tiles that fit an end code; index -1 (a closed end) is the last entry: nothing fits.
 _FIT: tuple[int, ...] = tuple(SUIT[c & 7] if c & 7 < 7 else 0 for c in range(32)) + (0,)
 _SECURE = secrets.SystemRandom()
@@ -89,8 +93,7 @@ class Result(NamedTuple):
     next_leader: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class Setup:
+class Setup(NamedTuple):
     """What a hand starts from; fixed for the whole hand."""
 
     rules: Rules
@@ -134,13 +137,27 @@ def _new(fields: tuple) -> HandState:
 # ---------------------------------------------------------------- the deal and the opening
 
 
+_PERMUTATIONS = math.factorial(28)
+
+
+def _shuffle(
+    rules: Rules, rng: random.Random | None
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """A uniform deal from one random number below 28! (decoded as a Lehmer code)."""
+    code = (rng or _SECURE).randrange(_PERMUTATIONS)
+    pool, tiles = list(range(28)), []
+    for size in range(28, 0, -1):
+        code, pick = divmod(code, size)
+        tiles.append(pool.pop(pick))
+    k, n = rules.tiles_per_hand, rules.players
+    hands = tuple(tuple(tiles[s * k : s * k + k]) for s in range(n))
+    return hands, tuple(tiles[n * k :]) if rules.boneyard else ()
+
+
 def deal_tiles(rules: Rules, rng: random.Random | None = None) -> tuple[list[list[str]], list[str]]:
     """A shuffled deal and boneyard as tile names; a secure shuffle unless rng is given."""
-    tiles = list(range(28))
-    (rng or _SECURE).shuffle(tiles)
-    k, n = rules.tiles_per_hand, rules.players
-    deal = [[NAME[t] for t in tiles[s * k : s * k + k]] for s in range(n)]
-    return deal, [NAME[t] for t in tiles[n * k :]] if rules.boneyard else []
+    hands, bone = _shuffle(rules, rng)
+    return [[NAME[t] for t in h] for h in hands], [NAME[t] for t in bone]
 
 
 def new_hand(
@@ -161,22 +178,26 @@ def new_hand(
     Raises EngineError (bad_record, bad_tile, bad_deal) for a faulty deal or argument.
     """
     n, sides = rules.players, rules.sides
-    _check_seat(leader, n, "leader")
+    if leader is not None and (not _is_int(leader) or not 0 <= leader < n):
+        raise EngineError("bad_record", f"leader must be a seat from 0 to {n - 1}")
     scores = _side_array(scores_before, sides, "scores_before")
     normal = scores if normal_before is None else _side_array(normal_before, sides, "normal_before")
     if not _is_int(hand_number) or hand_number < 1:
         raise EngineError("bad_record", "hand_number must be a positive integer")
-    if players is not None and (
-        not isinstance(players, (list, tuple))
-        or len(players) != n
-        or not all(isinstance(p, str) for p in players)
-    ):
-        raise EngineError("bad_record", f"players must list {n} names")
+    if players is not None:
+        if (
+            not isinstance(players, (list, tuple))
+            or len(players) != n
+            or not all(isinstance(p, str) for p in players)
+        ):
+            raise EngineError("bad_record", f"players must list {n} names")
+        players = tuple(players)
     if deal is None:
-        deal, boneyard = deal_tiles(rules, rng or (None if seed is None else random.Random(seed)))
-    hands, bone = _read_deal(rules, deal, boneyard)
-    masks = tuple(sum(BIT[t] for t in h) for h in hands)
-    side = tuple(rules.side_of(s) for s in range(n))
+        hands, bone = _shuffle(rules, rng or (None if seed is None else random.Random(seed)))
+    else:
+        hands, bone = _read_deal(rules, deal, boneyard)
+    masks = tuple([sum([BIT[t] for t in h]) for h in hands])
+    side = _SIDES[rules.pairs][:n]
     opener, forced, need_double, passed = _opening(rules, masks, leader)
     penalty = ()
     if passed and rules.no_double_penalty:
@@ -186,22 +207,24 @@ def new_hand(
         five = next((s for s in range(n) if (masks[s] & DOUBLES).bit_count() >= 5), -1)
     setup = Setup(
         rules, hands, bone, leader, opener, forced, need_double, penalty, five, scores, normal,
-        hand_number, None if players is None else tuple(players), side,
+        hand_number, players, side,
     )  # fmt: skip
     zeros = (0,) * sides
+    if five >= 0:
+        return HandState(
+            setup, DECLARE, five, masks, 0, (), (-1,) * 4, 0, -1, zeros, zeros, (), (), (), None
+        )
     state = HandState(
-        setup, DECLARE, five, masks, 0, (), (-1, -1, -1, -1), 0, -1, zeros, zeros, (), (), (), None
+        setup, PLAY, opener, masks, 0, (), (-1,) * 4, 0, -1, zeros, zeros, (), (), (), None
     )
-    return state if five >= 0 else _before_opening(state, state.events)
+    return _before_opening(state, ()) if penalty else state
+
+
+_SIDES = {True: (0, 1, 0, 1), False: (0, 1, 2, 3)}
 
 
 def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _check_seat(seat: Any, n: int, what: str) -> None:
-    if seat is not None and (not _is_int(seat) or not 0 <= seat < n):
-        raise EngineError("bad_record", f"{what} must be a seat from 0 to {n - 1}")
 
 
 def _side_array(values: Any, sides: int, what: str) -> tuple[int, ...]:
@@ -216,40 +239,42 @@ def _side_array(values: Any, sides: int, what: str) -> tuple[int, ...]:
     return tuple(values)
 
 
-def _read_tiles(names: Any, what: str) -> tuple[int, ...]:
-    if not isinstance(names, (list, tuple)) or not all(isinstance(x, str) for x in names):
-        raise EngineError("bad_record", f"{what} must be a list of tiles")
-    out = []
-    for name in names:
-        hit = PARSE.get(name)
-        if hit is None:
-            raise EngineError("bad_tile", f"{name!r} in {what} is not a tile of the set")
-        out.append(hit[0])
-    return tuple(out)
+def _read_tiles(names: Any, seat: int | None) -> tuple[int, ...]:
+    """Tile names -> tile ids; `seat` names the hand (None: the boneyard) in errors."""
+    hits = None
+    if isinstance(names, (list, tuple)):
+        with contextlib.suppress(TypeError):  # unhashable junk
+            hits = list(map(PARSE.get, names))
+    if hits is None or None in hits:
+        what = "the boneyard" if seat is None else f"the hand of seat {seat}"
+        bad = next((x for x, hit in zip(names, hits or names, strict=False) if hit is None), 0)
+        if hits is None or not isinstance(bad, str):
+            raise EngineError("bad_record", f"{what} must be a list of tiles")
+        raise EngineError("bad_tile", f"{bad!r} in {what} is not a tile of the set")
+    return tuple([hit[0] for hit in hits])
 
 
 def _read_deal(rules: Rules, deal: Any, boneyard: Any) -> tuple[Any, tuple[int, ...]]:
     n, k = rules.players, rules.tiles_per_hand
     if not isinstance(deal, (list, tuple)) or len(deal) != n:
         raise EngineError("bad_record", f"the deal must list {n} hands")
-    hands = tuple(_read_tiles(h, f"the hand of seat {s}") for s, h in enumerate(deal))
-    seen = 0
+    hands = tuple([_read_tiles(h, s) for s, h in enumerate(deal)])
     for s, h in enumerate(hands):
         if len(h) != k:
             raise EngineError("bad_deal", f"seat {s} was dealt {len(h)} tiles, not {k}")
-        for t in h:
-            if seen & BIT[t]:
-                raise EngineError("bad_deal", f"{NAME[t]} is dealt twice")
-            seen |= BIT[t]
+    dealt = sum(hands, ())
+    seen = set(dealt)
+    if len(seen) != len(dealt):
+        twice = next(t for t in dealt if dealt.count(t) > 1)
+        raise EngineError("bad_deal", f"{NAME[twice]} is dealt twice")
     if boneyard is None and rules.boneyard:
         raise EngineError("bad_record", "a draw game needs its boneyard")
-    bone = _read_tiles(() if boneyard is None else boneyard, "the boneyard")
-    if bone or rules.boneyard:
-        rest = 28 - n * k
-        if len(bone) != rest or len(set(bone)) != rest or any(seen & BIT[t] for t in bone):
-            raise EngineError(
-                "bad_deal", f"the boneyard must hold exactly the {rest} undealt tiles"
-            )
+    if boneyard is None or (not rules.boneyard and boneyard == []):
+        return hands, ()
+    bone = _read_tiles(boneyard, None)
+    rest = 28 - n * k
+    if len(bone) != rest or len(set(bone)) != rest or not seen.isdisjoint(bone):
+        raise EngineError("bad_deal", f"the boneyard must hold exactly the {rest} undealt tiles")
     return hands, bone if rules.boneyard else ()
 
 
@@ -270,11 +295,12 @@ def _opening(
             if masks[seat] & DOUBLES:
                 return seat, -1, True, k > 0
         return leader, -1, False, False
-    held = tiles_of(dealt)
     if rules.first_opener == "tile":
         forced = PARSE[rules.opening_tile][0]
         if dealt & BIT[forced]:
             return _holder(masks, forced), forced, False, False
+    held = tiles_of(dealt)
+    if rules.first_opener == "tile":
         doubles = [t for t in held if IS_DOUBLE[t]]
         best = max(doubles or held, key=lambda t: (PIPS[t], HI[t]))
     elif rules.first_opener == "lowest_double":
@@ -349,8 +375,7 @@ def _place(
     ends: tuple[int, ...], end: int, tile: int, spinner: bool, opening: int
 ) -> tuple[tuple[int, int, int, int], int]:
     """The open ends after placing `tile` on `end`, and the half left showing there."""
-    num = ends[end] & 7
-    outer = HI[tile] if LO[tile] == num else LO[tile]
+    outer = _OUTER[tile][ends[end] & 7]
     code = outer | DOUBLE if IS_DOUBLE[tile] else outer
     left, right, up, down = ends
     if end == 0:
@@ -384,8 +409,8 @@ def table_count(state: HandState) -> int:
 def _unnamed_end(state: HandState, tile: int, hand: int) -> int:
     """Where a tile without @END goes: the first legal end, if the choice does not matter."""
     before = state.ends
-    nums = NUMS[tile]
-    places = [e for e in END_ORDER if before[e] >= 0 and nums >> (before[e] & 7) & 1]
+    outers = _OUTER[tile]
+    places = [e for e in END_ORDER if before[e] >= 0 and outers[before[e] & 7] >= 0]
     if not places:
         raise IllegalAction("does_not_fit", f"{NAME[tile]} fits no open end")
     if len(places) > 1 and (state.setup.rules.table_points or hand != BIT[tile]):
@@ -418,7 +443,10 @@ def apply(state: HandState, action: str) -> tuple[HandState, tuple[Event, ...]]:
                 )
             return declare(state, state.turn, choice)
         raise IllegalAction("after_end", "the hand has already ended")
-    parsed = ACTIONS.get(action) if isinstance(action, str) else None
+    try:
+        parsed = ACTIONS.get(action)
+    except TypeError:  # unhashable junk
+        parsed = None
     if parsed is None:
         raise IllegalAction("bad_tile", f"{action!r} is not a tile, 'pass' or 'draw'")
     kind, tile, end, first = parsed
@@ -432,27 +460,24 @@ def apply(state: HandState, action: str) -> tuple[HandState, tuple[Event, ...]]:
 def _play(
     state: HandState, action: str, tile: int, end: int, first: int
 ) -> tuple[HandState, tuple[Event, ...]]:
-    setup = state.setup
-    seat = state.turn
-    hands = state.hands
+    setup, _, seat, hands, drawn, line, before, _, last, points, normal, events, actions, _, _ = (
+        state
+    )
     hand = hands[seat]
     bit = BIT[tile]
     if not hand & bit:
         raise IllegalAction("not_in_hand", f"seat {seat} does not hold {NAME[tile]}")
-    lo, hi = LO[tile], HI[tile]
-    before, line = state.ends, state.line
     rules = setup.rules
+    lo, hi = LO[tile], HI[tile]
     if line:
+        outers = _OUTER[tile]
         if end < 0:
-            nums = NUMS[tile]
-            if before[2] < 0 and (nums >> (before[0] & 7) & 1) ^ (nums >> (before[1] & 7) & 1):
-                end = 1 if nums >> (before[1] & 7) & 1 else 0  # the one legal place
+            if before[2] < 0 and (outers[before[0] & 7] < 0) != (outers[before[1] & 7] < 0):
+                end = 0 if outers[before[1] & 7] < 0 else 1  # the one legal place
             else:
                 end = _unnamed_end(state, tile, hand)
-        else:
-            c = before[end]
-            if c < 0 or not NUMS[tile] >> (c & 7) & 1:
-                raise IllegalAction("does_not_fit", f"{NAME[tile]} does not fit that end")
+        elif before[end] < 0 or outers[before[end] & 7] < 0:
+            raise IllegalAction("does_not_fit", f"{NAME[tile]} does not fit that end")
         ends, outer = _place(before, end, tile, rules.spinner, line[0][0])
         line += ((tile, end, outer),)
     else:
@@ -468,22 +493,21 @@ def _play(
     hand ^= bit
     hands = hands[:seat] + (hand,) + hands[seat + 1 :]
     n = len(hands)
-    actions = state.actions + (action,)
-    if hand and state.last != seat and state.line and not rules.table_points:
+    i = len(actions)
+    actions += (action,)
+    if hand and last != seat and i and not rules.table_points:
         return _new((
-            setup, PLAY, (seat + 1) % n, hands, state.drawn, line, ends, 0, seat, state.points,
-            state.normal, state.events, actions, state.declarations, None,
+            setup, PLAY, (seat + 1) % n, hands, drawn, line, ends, 0, seat, points, normal,
+            events, actions, state.declarations, None,
         )), ()  # fmt: skip
-    i = len(state.actions)
     side = setup.side[seat]
-    events, points, normal = state.events, state.points, state.normal
     if rules.table_points:
         count = _count(ends, line)
         if count and count % 5 == 0:
             events, points, normal = _score(
                 setup, events, points, normal, i, seat, side, "table", count
             )
-    if state.last == seat:
+    if last == seat:
         for kind, value in (
             ("galo", rules.galo_points),
             ("paso_corrido", rules.paso_corrido_bonus),
@@ -492,7 +516,7 @@ def _play(
                 events, points, normal = _score(
                     setup, events, points, normal, i, seat, side, kind, value
                 )
-    if not state.line and rules.pairs:
+    if not i and rules.pairs:
         value = rules.opening_bonus_double if lo == hi else rules.opening_bonus_other
         fits = _fits(ends)
         if value and not hands[(seat + 1) % n] & fits and hands[(seat + 2) % n] & fits:
@@ -517,39 +541,52 @@ def _play(
             setup, hands, i, events, points, normal, seat, None
         )
     new = _new((
-        setup, status, turn, hands, state.drawn, line, ends, 0, seat, points, normal, events,
+        setup, status, turn, hands, drawn, line, ends, 0, seat, points, normal, events,
         actions, state.declarations, result,
     ))  # fmt: skip
     return new, events[len(state.events) :]
 
 
 def _pass(state: HandState, action: str) -> tuple[HandState, tuple[Event, ...]]:
-    setup = state.setup
-    seat = state.turn
-    if not state.line:
+    (
+        setup,
+        _,
+        seat,
+        hands,
+        drawn,
+        line,
+        ends,
+        passes,
+        last,
+        points,
+        normal,
+        events,
+        actions,
+        _,
+        _,
+    ) = state
+    if not line:
         raise IllegalAction("illegal_pass", "the opening cannot be a pass")
-    if state.hands[seat] & _fits(state.ends):
+    if hands[seat] & (_FIT[ends[0]] | _FIT[ends[1]] | _FIT[ends[2]] | _FIT[ends[3]]):
         raise IllegalAction("illegal_pass", f"seat {seat} holds a tile that fits")
-    if state.drawn < len(setup.boneyard):
+    if drawn < len(setup.boneyard):
         raise IllegalAction("illegal_pass", f"seat {seat} must draw from the boneyard")
-    events, points, normal = state.events, state.points, state.normal
-    i = len(state.actions)
+    i = len(actions)
     pass_points = setup.rules.pass_points
-    if not state.passes and pass_points:
-        last = state.last
+    if not passes and pass_points:
         events, points, normal = _score(
             setup, events, points, normal, i, last, setup.side[last], "pass", pass_points
         )
-    passes = state.passes + 1
-    status, turn, result = PLAY, (seat + 1) % len(state.hands), None
-    if passes == len(state.hands):
+    passes += 1
+    status, turn, result = PLAY, (seat + 1) % len(hands), None
+    if passes == len(hands):
         status, turn = BLOCK, -1
         events, points, normal, result = _hand_points(
-            setup, state.hands, i, events, points, normal, None, state.last
+            setup, hands, i, events, points, normal, None, last
         )
     new = _new((
-        setup, status, turn, state.hands, state.drawn, state.line, state.ends, passes, state.last,
-        points, normal, events, state.actions + (action,), state.declarations, result,
+        setup, status, turn, hands, drawn, line, ends, passes, last, points, normal, events,
+        actions + (action,), state.declarations, result,
     ))  # fmt: skip
     return new, events[len(state.events) :]
 

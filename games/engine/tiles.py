@@ -11,7 +11,6 @@ HI: tuple[int, ...] = tuple(b for _, b in TILES)
 PIPS: tuple[int, ...] = tuple(a + b for a, b in TILES)
 IS_DOUBLE: tuple[bool, ...] = tuple(a == b for a, b in TILES)
 NAME: tuple[str, ...] = tuple(f"{b}-{a}" for a, b in TILES)
-NUMS: tuple[int, ...] = tuple(1 << a | 1 << b for a, b in TILES)  # bit n: the tile shows n
 BIT: tuple[int, ...] = tuple(1 << t for t in range(28))
 ALL = (1 << 28) - 1
 SUIT: tuple[int, ...] = tuple(
