@@ -114,8 +114,8 @@ def start_server(env: dict[str, str], log: Path) -> tuple[subprocess.Popen, str]
     port = free_port()
     handle = log.open("w")
     process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-         "--port", str(port), "--lifespan", "off", "--ws", "websockets", "--no-access-log"],
+        [sys.executable, "-m", "granian", "--interface", "asginl", "--host", "127.0.0.1",
+         "--port", str(port), "--log-level", "warning", "config.asgi:application"],
         cwd=BASE_DIR, env=env, stdout=handle, stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"

@@ -32,13 +32,13 @@ class Command(BaseCommand):
 
     def handle(self, *args, host: str, port: int, production: bool, web: int, **options) -> None:
         python = sys.executable
-        server = [python, "-m", "uvicorn", "config.asgi:application", "--host", host]
-        server += ["--port", str(port), "--ws", "websockets", "--lifespan", "off"]
+        server = [python, "-m", "granian", "--interface", "asginl", "--host", host,
+                  "--port", str(port), "config.asgi:application"]
         worker = [python, "-m", "celery", "-A", "config", "worker", "-l", "INFO"]
         beat_schedule = str(settings.VAR_DIR / "celerybeat-schedule")
         commands = {}
         if production:
-            commands["web"] = server + ["--workers", str(web), "--no-access-log"]
+            commands["web"] = server + ["--workers", str(web)]
             commands["worker"] = worker + ["--concurrency", "2"]
             commands["beat"] = [python, "-m", "celery", "-A", "config", "beat", "-l", "INFO",
                                 "-s", beat_schedule]
