@@ -6,7 +6,8 @@ about position ``r``: the entrant there meets the fixed last entrant and every o
 
 Home (first-named) sides alternate with the mirror distance ``d`` and, for the fixed entrant,
 with the round. That gives every entrant a home/away difference of at most one and at most one
-"break" (two consecutive rounds on the same side), the minimum possible. The second leg of a
+"break" (two consecutive games on the same side), the minimum possible; with an odd count
+sides balance exactly and strictly alternate. The second leg of a
 double round robin repeats the first with sides swapped, so the totals balance exactly.
 """
 

@@ -1,0 +1,167 @@
+import random
+from itertools import combinations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from league.pairing import SwissEntrant, pair_swiss
+
+
+def field(scores, opponents=None, byes=()):
+    opponents = opponents or {}
+    return [
+        SwissEntrant(i, s, frozenset(opponents.get(i, ())), i in byes) for i, s in enumerate(scores)
+    ]
+
+
+def seated(result):
+    return sorted(
+        [e for pair in result.pairings for e in pair] + [result.bye] * (result.bye is not None)
+    )
+
+
+def test_first_round_slides_top_half_against_bottom_half():
+    result = pair_swiss(field([0] * 8))
+    assert result.pairings == ((0, 4), (1, 5), (2, 6), (3, 7))
+    assert result.bye is None and result.rematches == 0
+
+
+def test_adjacent_style_pairs_neighbours():
+    result = pair_swiss(field([0] * 8), style="adjacent")
+    assert result.pairings == ((0, 1), (2, 3), (4, 5), (6, 7))
+
+
+def test_score_groups_stay_together_and_table_one_is_the_top_group():
+    result = pair_swiss(field([2, 2, 2, 2, 1, 1, 1, 1, 0, 0]))
+    assert result.pairings == ((0, 2), (1, 3), (4, 6), (5, 7), (8, 9))
+
+
+def test_odd_group_floats_its_lowest_member_to_the_top_of_the_next_group():
+    result = pair_swiss(field([1, 1, 1, 0, 0, 0]))
+    assert (2, 3) in result.pairings
+    assert (0, 1) in result.pairings
+
+
+def test_rematches_and_forbidden_pairings_are_avoided():
+    result = pair_swiss(field([0] * 4, {0: {2}, 2: {0}}), forbidden=[(1, 3)])
+    assert set(result.pairings) == {(0, 3), (1, 2)}
+    assert result.rematches == 0
+
+
+def test_bye_goes_to_lowest_ranked_entrant_without_one():
+    result = pair_swiss(field([3, 2, 2, 1, 0], byes={4, 3}))
+    assert result.bye == 2
+    assert seated(result) == list(range(5))
+
+
+def test_everyone_had_a_bye_means_the_lowest_gets_another():
+    result = pair_swiss(field([1, 1, 1], byes={0, 1, 2}))
+    assert result.bye == 2 and result.rematches == 0
+
+
+def test_unavoidable_rematch_is_reported_and_minimised():
+    everyone = {i: {j for j in range(4) if j != i} for i in range(4)}
+    result = pair_swiss(field([0] * 4, everyone))
+    assert result.rematches == 2 and seated(result) == [0, 1, 2, 3]
+
+
+def violations(entrants, forbidden, pairs, bye):
+    banned = {frozenset(p) for p in forbidden}
+    by_id = {e.id: e for e in entrants}
+    count = sum(b in by_id[a].opponents or frozenset((a, b)) in banned for a, b in pairs)
+    if bye is not None and by_id[bye].had_bye and not all(e.had_bye for e in entrants):
+        count += 1
+    return count
+
+
+def matchings(ids):
+    if not ids:
+        yield []
+        return
+    first, rest = ids[0], ids[1:]
+    for i, other in enumerate(rest):
+        for tail in matchings(rest[:i] + rest[i + 1 :]):
+            yield [(first, other), *tail]
+
+
+def best_possible(entrants, forbidden):
+    """Brute force: fewest violations, and the lowest-ranked bye compatible with that."""
+    ids = [e.id for e in entrants]
+    options = [(None, ids)] if len(ids) % 2 == 0 else [(b, [i for i in ids if i != b]) for b in ids]
+    best = {}
+    for bye, rest in options:
+        fewest = min(violations(entrants, forbidden, m, bye) for m in matchings(rest))
+        best.setdefault(fewest, []).append(bye)
+    fewest = min(best)
+    return fewest, max(best[fewest], key=lambda b: -1 if b is None else b)
+
+
+@st.composite
+def small_fields(draw):
+    count = draw(st.integers(2, 9))
+    scores = sorted(draw(st.lists(st.integers(0, 3), min_size=count, max_size=count)), reverse=True)
+    pairs = list(combinations(range(count), 2))
+    played = draw(st.sets(st.sampled_from(pairs), max_size=len(pairs)))
+    forbidden = draw(st.sets(st.sampled_from(pairs), max_size=3))
+    byes = draw(st.sets(st.integers(0, count - 1)))
+    opponents = {i: {b if a == i else a for a, b in played if i in (a, b)} for i in range(count)}
+    return field(scores, opponents, byes), sorted(forbidden)
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_fields())
+def test_rematches_only_when_unavoidable(case):
+    entrants, forbidden = case
+    result = pair_swiss(entrants, forbidden)
+    assert seated(result) == list(range(len(entrants)))
+    assert result.rematches == violations(entrants, forbidden, result.pairings, result.bye)
+    fewest, bye = best_possible(entrants, forbidden)
+    assert result.rematches == fewest
+    if fewest == 0:
+        assert result.bye == bye
+
+
+def simulate(count, rounds, seed):
+    """Play `rounds` rounds with random results; yield each round's entrants and result."""
+    rng = random.Random(seed)
+    score = dict.fromkeys(range(count), 0)
+    opponents = {i: set() for i in range(count)}
+    byes = set()
+    for _ in range(rounds):
+        order = sorted(range(count), key=lambda i: (-score[i], i))
+        entrants = [SwissEntrant(i, score[i], frozenset(opponents[i]), i in byes) for i in order]
+        result = pair_swiss(entrants)
+        yield entrants, result
+        for a, b in result.pairings:
+            opponents[a].add(b)
+            opponents[b].add(a)
+            score[rng.choice((a, b))] += 1
+        if result.bye is not None:
+            byes.add(result.bye)
+            score[result.bye] += 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(4, 40), st.integers(0, 2**32))
+def test_no_rematch_or_second_bye_over_a_tournament(count, seed):
+    # After r rounds the graph of unplayed pairs has minimum degree >= count - 1 - r; while
+    # that is at least half the entrants still to pair (Dirac), a Hamiltonian cycle and so a
+    # rematch-free round exists, even with the bye fixed on the lowest eligible entrant.
+    rounds = max(1, count // 2 - 2)
+    byes = []
+    for entrants, result in simulate(count, rounds, seed):
+        assert result.rematches == 0
+        assert seated(result) == list(range(count))
+        if result.bye is not None:
+            byes.append(result.bye)
+            assert result.bye == [e.id for e in entrants if not e.had_bye][-1]
+    assert len(byes) == len(set(byes))
+
+
+def test_large_field_is_paired_without_rematches():
+    rounds = list(simulate(300, 8, seed=7))
+    assert all(result.rematches == 0 for _, result in rounds)
+    entrants, result = rounds[-1]
+    groups = {e.id: e.score for e in entrants}
+    floats = sum(groups[a] != groups[b] for a, b in result.pairings)
+    assert floats <= len({e.score for e in entrants})  # at most one float per score group
