@@ -36,7 +36,7 @@ test: install messages
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 run-prod: install messages
-	$(PY) manage.py check --deploy --fail-level WARNING
+	$(PY) manage.py check --deploy
 	$(PY) manage.py migrate --noinput -v 0
 	$(PY) manage.py collectstatic --noinput -v 0
 	$(PY) manage.py serve --production --host $(HOST) --port $(PORT) --web $(WEB_PROCESSES)
