@@ -15,9 +15,8 @@ def field(scores, opponents=None, byes=()):
 
 
 def seated(result):
-    return sorted(
-        [e for pair in result.pairings for e in pair] + [result.bye] * (result.bye is not None)
-    )
+    bye = [] if result.bye is None else [result.bye]
+    return sorted([e for pair in result.pairings for e in pair] + bye)
 
 
 def test_first_round_slides_top_half_against_bottom_half():
