@@ -245,13 +245,13 @@ def _read_tiles(names: Any, seat: int | None) -> tuple[int, ...]:
     if isinstance(names, (list, tuple)):
         with contextlib.suppress(TypeError):  # unhashable junk
             hits = list(map(PARSE.get, names))
-    if hits is None or None in hits:
-        what = "the boneyard" if seat is None else f"the hand of seat {seat}"
-        bad = next((x for x, hit in zip(names, hits or names, strict=False) if hit is None), 0)
-        if hits is None or not isinstance(bad, str):
-            raise EngineError("bad_record", f"{what} must be a list of tiles")
-        raise EngineError("bad_tile", f"{bad!r} in {what} is not a tile of the set")
-    return tuple([hit[0] for hit in hits])
+    if hits is not None and None not in hits:
+        return tuple([hit[0] for hit in hits])
+    what = "the boneyard" if seat is None else f"the hand of seat {seat}"
+    if hits is None or not all(isinstance(x, str) for x in names):
+        raise EngineError("bad_record", f"{what} must be a list of tiles")
+    bad = names[hits.index(None)]
+    raise EngineError("bad_tile", f"{bad!r} in {what} is not a tile of the set")
 
 
 def _read_deal(rules: Rules, deal: Any, boneyard: Any) -> tuple[Any, tuple[int, ...]]:
