@@ -1,4 +1,3 @@
-import random
 from collections import Counter
 
 import pytest
@@ -6,6 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from league.pairing import RotatingPlayer, pair_rotating, repeats
+from league.pairing.simulation import rotating_event
 
 
 def seated(round_):
@@ -47,34 +47,6 @@ def test_too_few_players():
         pair_rotating([RotatingPlayer(i) for i in range(3)])
 
 
-def simulate(count, rounds, seed):
-    rng = random.Random(seed)
-    score = Counter()
-    partners = {i: set() for i in range(count)}
-    opponents = {i: Counter() for i in range(count)}
-    sit_outs = Counter()
-    for _ in range(rounds):
-        order = sorted(range(count), key=lambda i: (-score[i], i))
-        players = [
-            RotatingPlayer(i, frozenset(partners[i]), dict(opponents[i]), sit_outs[i])
-            for i in order
-        ]
-        round_ = pair_rotating(players, seed=rng.randrange(1000))
-        yield players, round_
-        for (a, b), (c, d) in round_.tables:
-            for x, y in ((a, b), (c, d)):
-                partners[x].add(y)
-                partners[y].add(x)
-            for x in (a, b):
-                for y in (c, d):
-                    opponents[x][y] += 1
-                    opponents[y][x] += 1
-            for x in rng.choice(((a, b), (c, d))):
-                score[x] += 1
-        for x in round_.sitting_out:
-            sit_outs[x] += 1
-
-
 @settings(max_examples=25, deadline=None)
 @given(st.integers(4, 48), st.integers(0, 2**32))
 def test_no_repeated_partner_and_fair_sit_outs(count, seed):
@@ -83,7 +55,7 @@ def test_no_repeated_partner_and_fair_sit_outs(count, seed):
     active = count - count % 4
     rounds = max(1, active // 2 - 1)
     sat = Counter()
-    for players, round_ in simulate(count, rounds, seed):
+    for players, round_ in rotating_event(count, rounds, seed):
         assert sorted(seated(round_) + list(round_.sitting_out)) == list(range(count))
         assert len(round_.sitting_out) == count % 4
         assert repeats(round_, players).partners == 0
@@ -92,5 +64,5 @@ def test_no_repeated_partner_and_fair_sit_outs(count, seed):
 
 
 def test_opponents_repeat_rarely_in_a_large_field():
-    for players, round_ in simulate(200, 8, seed=5):
+    for players, round_ in rotating_event(200, 8, seed=5):
         assert repeats(round_, players) == (0, 0)

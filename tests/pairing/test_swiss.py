@@ -1,10 +1,10 @@
-import random
 from itertools import combinations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from league.pairing import SwissEntrant, pair_swiss
+from league.pairing.simulation import swiss_event
 
 
 def field(scores, opponents=None, byes=()):
@@ -120,26 +120,6 @@ def test_rematches_only_when_unavoidable(case):
         assert result.bye == bye
 
 
-def simulate(count, rounds, seed):
-    """Play `rounds` rounds with random results; yield each round's entrants and result."""
-    rng = random.Random(seed)
-    score = dict.fromkeys(range(count), 0)
-    opponents = {i: set() for i in range(count)}
-    byes = set()
-    for _ in range(rounds):
-        order = sorted(range(count), key=lambda i: (-score[i], i))
-        entrants = [SwissEntrant(i, score[i], frozenset(opponents[i]), i in byes) for i in order]
-        result = pair_swiss(entrants)
-        yield entrants, result
-        for a, b in result.pairings:
-            opponents[a].add(b)
-            opponents[b].add(a)
-            score[rng.choice((a, b))] += 1
-        if result.bye is not None:
-            byes.add(result.bye)
-            score[result.bye] += 1
-
-
 @settings(max_examples=40, deadline=None)
 @given(st.integers(4, 40), st.integers(0, 2**32))
 def test_no_rematch_or_second_bye_over_a_tournament(count, seed):
@@ -148,7 +128,7 @@ def test_no_rematch_or_second_bye_over_a_tournament(count, seed):
     # rematch-free round exists, even with the bye fixed on the lowest eligible entrant.
     rounds = max(1, count // 2 - 2)
     byes = []
-    for entrants, result in simulate(count, rounds, seed):
+    for entrants, result in swiss_event(count, rounds, seed):
         assert result.rematches == 0
         assert seated(result) == list(range(count))
         if result.bye is not None:
@@ -158,7 +138,7 @@ def test_no_rematch_or_second_bye_over_a_tournament(count, seed):
 
 
 def test_large_field_is_paired_without_rematches():
-    rounds = list(simulate(300, 8, seed=7))
+    rounds = list(swiss_event(300, 8, seed=7))
     assert all(result.rematches == 0 for _, result in rounds)
     entrants, result = rounds[-1]
     groups = {e.id: e.score for e in entrants}
