@@ -6,7 +6,6 @@ both go through `apply`, so each rule is decided here and only here.
 """
 
 import contextlib
-import math
 import random
 import secrets
 from collections.abc import Sequence
@@ -137,18 +136,13 @@ def _new(fields: tuple) -> HandState:
 # ---------------------------------------------------------------- the deal and the opening
 
 
-_PERMUTATIONS = math.factorial(28)
-
-
 def _shuffle(
     rules: Rules, rng: random.Random | None
 ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """A uniform deal from one random number below 28! (decoded as a Lehmer code)."""
-    code = (rng or _SECURE).randrange(_PERMUTATIONS)
-    pool, tiles = list(range(28)), []
-    for size in range(28, 0, -1):
-        code, pick = divmod(code, size)
-        tiles.append(pool.pop(pick))
+    """A uniform deal: the tiles sorted by 28 independent random keys."""
+    draw = (rng or _SECURE).random
+    keys = [draw() for _ in range(28)]
+    tiles = sorted(range(28), key=keys.__getitem__)
     k, n = rules.tiles_per_hand, rules.players
     hands = tuple(tuple(tiles[s * k : s * k + k]) for s in range(n))
     return hands, tuple(tiles[n * k :]) if rules.boneyard else ()
@@ -468,7 +462,7 @@ def _play(
     if not hand & bit:
         raise IllegalAction("not_in_hand", f"seat {seat} does not hold {NAME[tile]}")
     rules = setup.rules
-    lo, hi = LO[tile], HI[tile]
+    opening = not line
     if line:
         outers = _OUTER[tile]
         if end < 0:
@@ -485,21 +479,22 @@ def _play(
             raise IllegalAction(
                 "wrong_opening_tile", f"the hand must open with {NAME[setup.forced]}"
             )
-        if setup.need_double and lo != hi:
+        if setup.need_double and not IS_DOUBLE[tile]:
             raise IllegalAction("wrong_opening_tile", "the winner must open with a double")
-        flags = DOUBLE | EMPTY if lo == hi else EMPTY
-        ends = (first | flags, (hi if first == lo else lo) | flags, -1, -1)
+        flags = DOUBLE | EMPTY if IS_DOUBLE[tile] else EMPTY
+        ends = (first | flags, _OUTER[tile][first] | flags, -1, -1)
         line = ((tile, -1, first),)
     hand ^= bit
     hands = hands[:seat] + (hand,) + hands[seat + 1 :]
+    if hand and last != seat and not opening and not rules.table_points:
+        return _new((
+            setup, PLAY, (seat + 1) % len(hands), hands, drawn, line, ends, 0, seat, points,
+            normal, events, actions + (action,), state.declarations, None,
+        )), ()  # fmt: skip
+    lo, hi = LO[tile], HI[tile]
     n = len(hands)
     i = len(actions)
     actions += (action,)
-    if hand and last != seat and i and not rules.table_points:
-        return _new((
-            setup, PLAY, (seat + 1) % n, hands, drawn, line, ends, 0, seat, points, normal,
-            events, actions, state.declarations, None,
-        )), ()  # fmt: skip
     side = setup.side[seat]
     if rules.table_points:
         count = _count(ends, line)
@@ -516,7 +511,7 @@ def _play(
                 events, points, normal = _score(
                     setup, events, points, normal, i, seat, side, kind, value
                 )
-    if not i and rules.pairs:
+    if opening and rules.pairs:
         value = rules.opening_bonus_double if lo == hi else rules.opening_bonus_other
         fits = _fits(ends)
         if value and not hands[(seat + 1) % n] & fits and hands[(seat + 2) % n] & fits:
