@@ -229,6 +229,11 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("API_RATE_ANON", "120/min"),
+        "user": os.environ.get("API_RATE_USER", "600/min"),
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Capicúa API",

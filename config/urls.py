@@ -8,6 +8,7 @@ from league.forms import QueuedPasswordResetForm
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("api/v1/", include("config.api_urls")),
     path(
         "accounts/password_reset/",
         auth_views.PasswordResetView.as_view(form_class=QueuedPasswordResetForm),
