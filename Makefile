@@ -19,8 +19,13 @@ $(STAMP): requirements/dev.txt | $(PY)
 
 install: $(STAMP)
 
-messages: install
-	$(VENV)/bin/pybabel -q compile -d locale -D django
+CATALOGUES := $(wildcard locale/*/LC_MESSAGES/*.po)
+COMPILED := $(CATALOGUES:.po=.mo)
+
+messages: $(COMPILED)
+
+%.mo: %.po | $(STAMP)
+	$(VENV)/bin/pybabel -q compile -i $< -o $@
 
 run: install messages
 	$(PY) manage.py migrate --noinput -v 0
