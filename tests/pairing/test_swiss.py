@@ -1,9 +1,11 @@
+from functools import partial
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.pairing import SwissEntrant, pair_swiss
+from league.pairing import SwissEntrant, pair_swiss, swiss
 from league.pairing.simulation import swiss_event
 
 
@@ -144,3 +146,24 @@ def test_large_field_is_paired_without_rematches():
     groups = {e.id: e.score for e in entrants}
     floats = sum(groups[a] != groups[b] for a, b in result.pairings)
     assert floats <= len({e.score for e in entrants})  # at most one float per score group
+
+
+@pytest.mark.parametrize(("count", "seed"), [(100, 1), (99, 2)])
+def test_windowed_matching_agrees_with_the_exact_global_one(count, seed, monkeypatch):
+    """On the dominant criteria (rematches, bye, score-group integrity) the fast windowed
+    matching matches one exact matching over the complete graph."""
+    entrants, _ = list(swiss_event(count, 9, seed))[-1]
+    fast = pair_swiss(entrants)
+    exact_matcher = partial(swiss.match_sequence, window=10**6, neighbours=10**6)
+    monkeypatch.setattr(swiss, "match_sequence", exact_matcher)
+    exact = pair_swiss(entrants)
+    score = {e.id: e.score for e in entrants}
+    groups = sorted(set(score.values()), reverse=True)
+
+    def integrity(result):
+        return sum(
+            (groups.index(score[a]) - groups.index(score[b])) ** 2 for a, b in result.pairings
+        )
+
+    assert (fast.rematches, fast.bye, integrity(fast)) == (0, exact.bye, integrity(exact))
+    assert exact.rematches == 0
