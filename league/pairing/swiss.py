@@ -88,7 +88,8 @@ def pair_swiss(
         if bye_node in (a, b):
             return not entrants[min(a, b)].had_bye or not anyone_eligible
         x, y = entrants[a], entrants[b]
-        return y.id not in x.opponents and x.id not in y.opponents and {x.id, y.id} not in banned
+        pair = frozenset((x.id, y.id))
+        return y.id not in x.opponents and x.id not in y.opponents and pair not in banned
 
     def allowed(u: int, v: int) -> bool:
         return valid(nodes[u], nodes[v])
