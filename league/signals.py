@@ -1,5 +1,5 @@
 from django.contrib.auth.signals import user_logged_out
-from django.dispatch import receiver
+from django.dispatch import Signal, receiver
 
 from .notifications import close_user_sockets
 
@@ -8,3 +8,10 @@ from .notifications import close_user_sockets
 def close_sockets_on_logout(sender, request, user, **kwargs) -> None:
     if user is not None:
         close_user_sockets(user.pk)
+
+
+# Sent after the transaction that confirmed a result commits: a proposal confirmed by the
+# second person, a dispute settled, a forfeit awarded (`result.forfeit`), or a correction
+# (`correction=True`; `result.corrects` is the result it replaced). Arguments: sender=Result,
+# match, result, correction. Ratings and webhooks subscribe here.
+result_confirmed = Signal()

@@ -1,0 +1,320 @@
+"""Match results: proposed by one person, confirmed by a second, disputes, corrections.
+
+The database holds at most one confirmed result per match (a partial unique constraint); every
+write here first locks the match row, so two people confirming at once cannot both win.
+"""
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import Rules, adjudicate
+
+from ..models import Event, Match, Result
+from ..notifications import notify
+from ..permissions import MANAGERS, lineage, require, sides_of, speaks_for
+from ..signals import result_confirmed
+from .audit import audit, snapshot
+from .errors import ServiceError
+from .events import bump_standings, rules_of
+
+MAX_POINTS = 100_000
+MAX_HANDS = 200
+RESULT_FIELDS = ["status", "games_a", "games_b", "points_a", "points_b", "shutout", "forfeit",
+                 "entered_by", "confirmed_by", "corrects", "note"]  # fmt: skip
+
+
+def _bad(message) -> ServiceError:
+    return ServiceError("bad_score", message)
+
+
+def _points(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_POINTS:
+        raise _bad(_("Points must be whole numbers from 0 to %(max)s.") % {"max": MAX_POINTS})
+    return value
+
+
+def score(event: Event, games: Any, rules: Rules | None = None) -> dict[str, Any]:
+    """Check a match's games against the event's format and rules; the Result's fields.
+
+    `games`: [{"points_a": int, "points_b": int, "hands": [hand record, ...]}, ...], in the
+    order played. Hand records are optional; the engine adjudicates each and its ruling is
+    kept (a faulty hand is shown, not refused: the table's score stands).
+    """
+    rules = rules or rules_of(event)
+    if not isinstance(games, list) or not games:
+        raise _bad(_("Enter the points of each game played."))
+    low_wins = rules.scoring == "penalty"
+    needed = (event.best_of // 2 + 1) if event.match_format == Event.MatchFormat.BEST_OF else 1
+    limit = event.best_of if event.match_format == Event.MatchFormat.BEST_OF else 1
+    if len(games) > limit:
+        raise _bad(_("Too many games for this match format."))
+    won = {"a": 0, "b": 0}
+    kept = []
+    for number, game in enumerate(games, start=1):
+        if not isinstance(game, dict):
+            raise _bad(_("Each game needs points for both sides."))
+        a, b = _points(game.get("points_a")), _points(game.get("points_b"))
+        if a == b:
+            raise _bad(_("Game %(n)s is tied: one side must win it.") % {"n": number})
+        if max(won.values()) >= needed:
+            raise _bad(_("The match was already decided before game %(n)s.") % {"n": number})
+        winner = ("a" if a < b else "b") if low_wins else ("a" if a > b else "b")
+        if event.match_format != Event.MatchFormat.TIME_LIMIT and max(a, b) < rules.target:
+            raise _bad(
+                _("In game %(n)s no side reached the target of %(target)s.")
+                % {"n": number, "target": rules.target}
+            )
+        won[winner] += 1
+        hands = game.get("hands") or []
+        if not isinstance(hands, list) or len(hands) > MAX_HANDS:
+            raise _bad(_("Hand records must be a list of records."))
+        rulings = [adjudicate(hand) for hand in hands]
+        kept.append({"points_a": a, "points_b": b, "hands": hands, "rulings": rulings})
+    if max(won.values()) < needed:
+        raise _bad(_("The games entered do not finish the match."))
+    winner = "a" if won["a"] > won["b"] else "b"
+    loser_points = sum(g["points_b" if winner == "a" else "points_a"] for g in kept)
+    return {
+        "games_a": won["a"],
+        "games_b": won["b"],
+        "points_a": sum(g["points_a"] for g in kept),
+        "points_b": sum(g["points_b"] for g in kept),
+        "shutout": not low_wins and loser_points == 0,
+        "games": kept,
+    }
+
+
+def faults(result: Result) -> list[dict[str, Any]]:
+    """The engine's faults in the result's hand records: game, hand and the error."""
+    return [
+        {"game": g, "hand": h, **ruling["error"]}
+        for g, game in enumerate(result.games, start=1)
+        for h, ruling in enumerate(game.get("rulings", []), start=1)
+        if not ruling.get("valid", True) and ruling.get("error")
+    ]
+
+
+def _lock(match: Match) -> Match:
+    return (
+        Match.objects.select_for_update()
+        .select_related("event__organisation", "entry_a__team", "entry_b__team")
+        .get(pk=match.pk)
+    )
+
+
+def _check_playable(match: Match) -> None:
+    if match.entry_b_id is None or match.status in (Match.Status.BYE, Match.Status.CANCELLED):
+        raise ServiceError("not_playable", _("This match is not played (a bye or cancelled)."))
+    if match.boards.exists():
+        raise ServiceError("team_fixture", _("Enter a team fixture's results board by board."))
+
+
+def _captain_users(match: Match, sides: set[str]) -> list:
+    users = []
+    for side in sorted(sides):
+        entry = match.entry_a if side == "a" else match.entry_b
+        for player in entry.players + ([entry.captain] if entry.captain else []):
+            if player.user_id and player.user not in users and speaks_for(player.user, entry):
+                users.append(player.user)
+    return users
+
+
+def _organisers(event: Event) -> list:
+    return list(
+        get_user_model()
+        .objects.filter(
+            memberships__organisation_id__in=lineage(event.organisation),
+            memberships__role__in=MANAGERS,
+        )
+        .distinct()
+    )
+
+
+def _confirmed(result: Result) -> None:
+    """Bookkeeping once `result` is saved as confirmed (inside the transaction)."""
+    match = result.match
+    match.status = Match.Status.PLAYED
+    match.save(update_fields=["status"])
+    if match.parent_id and not (
+        Match.objects.filter(parent_id=match.parent_id)
+        .exclude(results__status=Result.Status.CONFIRMED)
+        .exists()
+    ):
+        Match.objects.filter(pk=match.parent_id).update(status=Match.Status.PLAYED)
+    bump_standings(match.event)
+    correction = result.corrects_id is not None and result.corrects.status == (
+        Result.Status.SUPERSEDED
+    )
+    transaction.on_commit(
+        lambda: result_confirmed.send(
+            sender=Result, match=match, result=result, correction=correction
+        )
+    )
+
+
+def _save_confirmed(result: Result) -> Result:
+    try:
+        with transaction.atomic():
+            result.save()
+    except IntegrityError as error:
+        raise ServiceError(
+            "already_confirmed", _("This match already has a confirmed result.")
+        ) from error
+    _confirmed(result)
+    return result
+
+
+@transaction.atomic
+def enter_result(user, match: Match, games: Any, note: str = "") -> Result:
+    """Propose a match's result; the other side's captain or an organiser confirms it."""
+    match = _lock(match)
+    require(user, "result.enter", match)
+    _check_playable(match)
+    current = {r.status for r in match.results.filter(status__in=[*Result.OPEN, "confirmed"])}
+    if Result.Status.CONFIRMED in current:
+        raise ServiceError("already_confirmed", _("This match already has a confirmed result."))
+    if current:
+        raise ServiceError(
+            "result_pending", _("A result for this match is already waiting for confirmation.")
+        )
+    result = Result(match=match, entered_by=user, note=note[:300], **score(match.event, games))
+    result.save()
+    audit(user, "result.enter", result, event=match.event, after=snapshot(result, RESULT_FIELDS))
+    for other in _captain_users(match, {"a", "b"} - sides_of(user, match)):
+        if other != user:
+            notify(
+                other,
+                _("A result awaits your confirmation: %(m)s") % {"m": match},
+                match.get_absolute_url(),
+            )
+    return result
+
+
+def _lock_result(result: Result, status: str, code: str, message) -> tuple[Match, Result]:
+    match = _lock(result.match)
+    result = Result.objects.select_for_update().select_related("entered_by").get(pk=result.pk)
+    result.match = match
+    if result.status != status:
+        raise ServiceError(code, message)
+    return match, result
+
+
+@transaction.atomic
+def confirm_result(user, result: Result) -> Result:
+    """The second person agrees: the result counts from now on."""
+    match, result = _lock_result(
+        result,
+        Result.Status.PROPOSED,
+        "not_awaiting",
+        _("This result is no longer waiting for confirmation."),
+    )
+    require(user, "result.confirm", result)
+    before = snapshot(result, RESULT_FIELDS)
+    result.status = Result.Status.CONFIRMED
+    result.confirmed_by = user
+    result.confirmed = timezone.now()
+    _save_confirmed(result)
+    audit(user, "result.confirm", result, event=match.event, before=before,
+          after=snapshot(result, RESULT_FIELDS))  # fmt: skip
+    return result
+
+
+@transaction.atomic
+def dispute_result(user, result: Result, note: str = "") -> Result:
+    """The second person disagrees: an organiser settles it."""
+    match, result = _lock_result(
+        result,
+        Result.Status.PROPOSED,
+        "not_awaiting",
+        _("This result is no longer waiting for confirmation."),
+    )
+    require(user, "result.confirm", result)
+    before = snapshot(result, RESULT_FIELDS)
+    result.status = Result.Status.DISPUTED
+    if note:
+        result.note = note[:300]
+    result.save(update_fields=["status", "note"])
+    audit(user, "result.dispute", result, event=match.event, before=before,
+          after=snapshot(result, RESULT_FIELDS))  # fmt: skip
+    for organiser in _organisers(match.event):
+        notify(organiser, _("A result is disputed: %(m)s") % {"m": match}, match.get_absolute_url())
+    return result
+
+
+def _replace(user, old: Result, new_status: str, games: Any, note: str, action: str) -> Result:
+    """Put a new confirmed result, entered by an organiser, in place of `old`."""
+    match = old.match
+    before = snapshot(old, RESULT_FIELDS)
+    fields = score(match.event, games)
+    old.status = new_status
+    old.save(update_fields=["status"])
+    now = timezone.now()
+    result = Result(match=match, entered_by=user, confirmed_by=user, confirmed=now,
+                    status=Result.Status.CONFIRMED, corrects=old, note=note[:300],
+                    **fields)  # fmt: skip
+    _save_confirmed(result)
+    audit(user, action, result, event=match.event, before=before,
+          after=snapshot(result, RESULT_FIELDS))  # fmt: skip
+    return result
+
+
+@transaction.atomic
+def resolve_dispute(user, result: Result, games: Any = None, note: str = "") -> Result:
+    """An organiser settles a dispute: upholds the entered result, or enters the right one."""
+    match, result = _lock_result(
+        result, Result.Status.DISPUTED, "not_disputed", _("This result is not disputed.")
+    )
+    require(user, "result.resolve", result)
+    if games is None:
+        before = snapshot(result, RESULT_FIELDS)
+        result.status = Result.Status.CONFIRMED
+        result.confirmed_by = user
+        result.confirmed = timezone.now()
+        _save_confirmed(result)
+        audit(user, "result.resolve", result, event=match.event, before=before,
+              after=snapshot(result, RESULT_FIELDS))  # fmt: skip
+        return result
+    return _replace(user, result, Result.Status.REJECTED, games, note, "result.resolve")
+
+
+@transaction.atomic
+def correct_result(user, match: Match, games: Any, note: str = "") -> Result:
+    """An organiser corrects a confirmed result; standings recompute from all results."""
+    match = _lock(match)
+    require(user, "event.manage", match.event)
+    old = match.results.select_for_update().filter(status=Result.Status.CONFIRMED).first()
+    if old is None:
+        raise ServiceError("no_result", _("This match has no confirmed result to correct."))
+    if not note.strip():
+        raise ServiceError("note_required", _("Say why the result is corrected."))
+    return _replace(user, old, Result.Status.SUPERSEDED, games, note, "result.correct")
+
+
+def award_forfeit(match: Match, absent: str, actor=None) -> Result:
+    """The side `absent` ("a" or "b") does not play: the other wins by the event's set score.
+
+    Called inside the caller's transaction with the match locked.
+    """
+    event = match.event
+    won, points = event.forfeit_games, event.forfeit_points
+    a_wins = absent == "b"
+    result = Result(
+        match=match,
+        status=Result.Status.CONFIRMED,
+        forfeit=True,
+        games_a=won if a_wins else 0,
+        games_b=0 if a_wins else won,
+        points_a=points if a_wins else 0,
+        points_b=0 if a_wins else points,
+        entered_by=actor,
+        confirmed_by=actor,
+        confirmed=timezone.now(),
+        note=str(_("Forfeit")),
+    )
+    _save_confirmed(result)
+    audit(actor, "result.forfeit", result, event=event, after=snapshot(result, RESULT_FIELDS))
+    return result

@@ -1,0 +1,215 @@
+"""Standings: only confirmed results count; ranked by the event's ordered tiebreaks.
+
+Aggregation takes a fixed number of queries whatever the event's size (its entries, then its
+confirmed results); ranking is done in Python. Computed tables are cached under the event's
+`results_version`, which every confirmation, correction and withdrawal bumps.
+"""
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.core.cache import cache
+
+from ..models import Division, Entry, Event, Result
+from .events import rules_of
+
+T = Event.Tiebreak
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One counted match (for a team event: a team fixture whose boards are all confirmed)."""
+
+    round: int
+    a: int
+    b: int
+    games_a: int
+    games_b: int
+    points_a: int
+    points_b: int
+    shutout: bool
+
+
+@dataclass(slots=True)
+class Standing:
+    entry: Entry
+    position: int = 0
+    played: int = 0
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+    shutouts: int = 0
+    match_points: int = 0
+    games_won: int = 0
+    games_lost: int = 0
+    points_for: int = 0
+    points_against: int = 0
+    tied: bool = False
+    form: list[str] = field(default_factory=list)
+
+    @property
+    def point_difference(self) -> int:
+        return self.points_for - self.points_against
+
+    @property
+    def active(self) -> bool:
+        return self.entry.status == Entry.Status.ACCEPTED
+
+
+def entries_for(event: Event, division: Division | None = None) -> list[Entry]:
+    """The entries that appear in the table (withdrawn ones too, with their results)."""
+    entries = event.entries.filter(team__isnull=True).exclude(status=Entry.Status.WAITLISTED)
+    if division is not None:
+        entries = entries.filter(division=division)
+    return list(entries.order_by("pk"))
+
+
+def outcomes_for(event: Event, division: Division | None = None) -> list[Outcome]:
+    """Every counted match of the event, from one query."""
+    results = Result.objects.filter(status=Result.Status.CONFIRMED, match__event=event)
+    if division is not None:
+        results = results.filter(match__round__division=division)
+    stats = ("games_a", "games_b", "points_a", "points_b", "shutout")
+    if event.entry_kind == Event.EntryKind.PAIR:
+        rows = results.filter(match__parent__isnull=True).values_list(
+            "match__round__number", "match__entry_a_id", "match__entry_b_id", *stats
+        )
+        return [Outcome(*row) for row in rows]
+    fixtures: dict[int, list] = {}
+    rows = results.filter(match__parent__isnull=False).values_list(
+        "match__parent_id", "match__round__number", "match__parent__entry_a_id",
+        "match__parent__entry_b_id", *stats,
+    )  # fmt: skip
+    for parent, rnd, a, b, games_a, games_b, points_a, points_b, _shutout in rows:
+        total = fixtures.setdefault(parent, [rnd, a, b, 0, 0, 0, 0, 0])
+        total[3] += games_a > games_b
+        total[4] += games_b > games_a
+        total[5] += points_a
+        total[6] += points_b
+        total[7] += 1
+    return [
+        Outcome(rnd, a, b, boards_a, boards_b, points_a, points_b, False)
+        for rnd, a, b, boards_a, boards_b, points_a, points_b, boards in fixtures.values()
+        if boards == event.boards
+    ]
+
+
+def _tally(entries: Iterable[Entry], outcomes: Iterable[Outcome], multiplier: int) -> dict:
+    table = {entry.pk: Standing(entry) for entry in entries}
+    for o in outcomes:
+        for me, gf, ga, pf, pa in (
+            (o.a, o.games_a, o.games_b, o.points_a, o.points_b),
+            (o.b, o.games_b, o.games_a, o.points_b, o.points_a),
+        ):
+            row = table.get(me)
+            if row is None:
+                continue
+            row.played += 1
+            row.games_won += gf
+            row.games_lost += ga
+            row.points_for += pf
+            row.points_against += pa
+            if gf > ga:
+                row.won += 1
+                row.shutouts += o.shutout
+                row.match_points += multiplier if o.shutout else 1
+                row.form.append("W")
+            elif gf < ga:
+                row.lost += 1
+                row.form.append("L")
+            else:
+                row.drawn += 1
+                row.form.append("D")
+    return table
+
+
+def _key(criterion: str, row: Standing, head_to_head: dict[int, int]) -> int:
+    if criterion == T.MATCH_WINS:
+        return row.match_points
+    if criterion == T.GAMES_WON:
+        return row.games_won
+    if criterion == T.POINT_DIFFERENCE:
+        return row.point_difference
+    if criterion == T.POINTS_FOR:
+        return row.points_for
+    if criterion == T.HEAD_TO_HEAD:
+        return head_to_head.get(row.entry.pk, 0)
+    # Lots: the lower number drawn ranks higher; undrawn entries come last.
+    return -(row.entry.lot or 10**9)
+
+
+def _head_to_head(group: list[Standing], outcomes: list[Outcome], multiplier: int) -> dict:
+    ids = {row.entry.pk for row in group}
+    among = [o for o in outcomes if o.a in ids and o.b in ids]
+    mini = _tally([row.entry for row in group], among, multiplier)
+    return {pk: row.match_points for pk, row in mini.items()}
+
+
+def _order(group: list[Standing], criteria: list[str], outcomes, multiplier) -> list:
+    """Split `group` by the first criterion, then each tied subgroup by the next ones."""
+    if len(group) < 2 or not criteria:
+        return [group]
+    criterion, rest = criteria[0], criteria[1:]
+    h2h = _head_to_head(group, outcomes, multiplier) if criterion == T.HEAD_TO_HEAD else {}
+    keyed = sorted(group, key=lambda row: _key(criterion, row, h2h), reverse=True)
+    groups, current, last = [], [], None
+    for row in keyed:
+        key = _key(criterion, row, h2h)
+        if current and key != last:
+            groups.extend(_order(current, rest, outcomes, multiplier))
+            current = []
+        current.append(row)
+        last = key
+    groups.extend(_order(current, rest, outcomes, multiplier))
+    return groups
+
+
+def rank(
+    entries: list[Entry], outcomes: list[Outcome], tiebreaks: list[str], multiplier: int
+) -> list[Standing]:
+    """The table: positions by the tiebreaks in order; entries still tied share a position."""
+    table = _tally(entries, outcomes, multiplier)
+    ranked, position = [], 1
+    for group in _order(list(table.values()), list(tiebreaks), outcomes, multiplier):
+        for row in group:
+            row.position, row.tied = position, len(group) > 1
+            ranked.append(row)
+        position += len(group)
+    return ranked
+
+
+@dataclass
+class Table:
+    standings: list[Standing]
+    rounds: list[int]
+    # entry id -> its position after each round in `rounds`
+    positions: dict[int, list[int]]
+
+
+def compute(event: Event, division: Division | None = None) -> Table:
+    entries = entries_for(event, division)
+    outcomes = outcomes_for(event, division)
+    multiplier = rules_of(event).shutout_multiplier
+    standings = rank(entries, outcomes, event.tiebreaks, multiplier)
+    rounds = sorted({o.round for o in outcomes})
+    positions: dict[int, list[int]] = defaultdict(list)
+    for number in rounds:
+        so_far = [o for o in outcomes if o.round <= number]
+        for row in rank(entries, so_far, event.tiebreaks, multiplier):
+            positions[row.entry.pk].append(row.position)
+    return Table(standings, rounds, dict(positions))
+
+
+def table(event: Event, division: Division | None = None) -> Table:
+    """The event's standings and positions over the rounds, cached until results change."""
+    version = Event.objects.filter(pk=event.pk).values_list("results_version", flat=True).get()
+    key = (
+        f"standings:{event.pk}:{event.created.timestamp()}:"
+        f"{division.pk if division else 0}:{version}"
+    )
+    cached = cache.get(key)
+    if cached is None:
+        cached = compute(event, division)
+        cache.set(key, cached, 60 * 60 * 24)
+    return cached
