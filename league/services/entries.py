@@ -143,7 +143,7 @@ def _apply_absence(event: Event, entry: Entry, actor) -> None:
     matches = (
         remaining_matches(entry)
         .exclude(results__status__in=Result.OPEN)
-        .select_for_update()
+        .select_for_update(of=("self",))
         .select_related("event", "parent")
     )
     for match in matches:

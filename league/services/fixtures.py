@@ -152,7 +152,7 @@ def _notify_captains(match: Match, message) -> None:
 
 
 def _editable(user, match: Match) -> Match:
-    match = Match.objects.select_for_update().select_related("event").get(pk=match.pk)
+    match = Match.objects.select_for_update(of=("self",)).select_related("event").get(pk=match.pk)
     require(user, "event.manage", match.event)
     if match.status not in (Match.Status.SCHEDULED, Match.Status.POSTPONED):
         raise ServiceError("not_schedulable", _("Only matches still to be played can be moved."))

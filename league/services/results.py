@@ -100,7 +100,7 @@ def faults(result: Result) -> list[dict[str, Any]]:
 
 def _lock(match: Match) -> Match:
     return (
-        Match.objects.select_for_update()
+        Match.objects.select_for_update(of=("self",))
         .select_related("event__organisation", "entry_a__team", "entry_b__team")
         .get(pk=match.pk)
     )
@@ -196,7 +196,11 @@ def enter_result(user, match: Match, games: Any, note: str = "") -> Result:
 
 def _lock_result(result: Result, status: str, code: str, message) -> tuple[Match, Result]:
     match = _lock(result.match)
-    result = Result.objects.select_for_update().select_related("entered_by").get(pk=result.pk)
+    result = (
+        Result.objects.select_for_update(of=("self",))
+        .select_related("entered_by")
+        .get(pk=result.pk)
+    )
     result.match = match
     if result.status != status:
         raise ServiceError(code, message)
