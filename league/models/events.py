@@ -184,7 +184,7 @@ class Entry(models.Model):
         verbose_name=_("division"),
         null=True,
         blank=True,
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         related_name="entries",
     )
     team = models.ForeignKey(
@@ -285,9 +285,9 @@ class Match(models.Model):
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="boards"
     )
     board = models.PositiveSmallIntegerField(_("board"), null=True, blank=True)
-    entry_a = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="matches_a")
+    entry_a = models.ForeignKey(Entry, on_delete=models.RESTRICT, related_name="matches_a")
     entry_b = models.ForeignKey(
-        Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="matches_b"
+        Entry, null=True, blank=True, on_delete=models.RESTRICT, related_name="matches_b"
     )
     table = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
     venue = models.CharField(_("venue"), max_length=120, blank=True)

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import Rules, RulesError, rules_from_spec
 
-from ..models import Event, Organisation, Result, Season
+from ..models import Division, Event, Organisation, Result, Season
 from ..permissions import require
 from .audit import audit, snapshot
 from .errors import ServiceError
@@ -172,3 +172,17 @@ def create_season(user, organisation: Organisation, **fields: Any) -> Season:
 def bump_standings(event: Event) -> None:
     """Something that standings depend on changed: cached standings are now stale."""
     Event.objects.filter(pk=event.pk).update(results_version=F("results_version") + 1)
+
+
+@transaction.atomic
+def add_division(user, event: Event, name: str) -> Division:
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    require(user, "event.manage", event)
+    if event.rounds.exists():
+        raise ServiceError("fixtures_exist", _("Divisions are fixed once the fixtures are made."))
+    name = name.strip()
+    if not name or event.divisions.filter(name=name).exists():
+        raise ServiceError("duplicate", _("Give the division a new name."))
+    division = Division.objects.create(event=event, name=name, order=event.divisions.count())
+    audit(user, "division.create", division, event=event, after={"name": name})
+    return division

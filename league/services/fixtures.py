@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ..models import Division, Entry, Event, Match, Round
 from ..notifications import notify
-from ..pairing.roundrobin import round_robin
+from ..pairing import round_robin
 from ..permissions import require
 from .audit import audit, snapshot
 from .errors import ServiceError

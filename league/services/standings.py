@@ -1,20 +1,21 @@
 """Standings: only confirmed results count; ranked by the event's ordered tiebreaks.
 
 Aggregation takes a fixed number of queries whatever the event's size (its entries, then its
-confirmed results); ranking is done in Python. Computed tables are cached under the event's
-`results_version`, which every confirmation, correction and withdrawal bumps.
+confirmed results); ranking is done in Python by `league.pairing.rank`. Computed tables are
+cached under the event's `results_version`, which every confirmation, correction and
+withdrawal bumps.
 """
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.core.cache import cache
 
 from ..models import Division, Entry, Event, Result
+from ..pairing import MatchResult
+from ..pairing import rank as rank_entrants
 from .events import rules_of
-
-T = Event.Tiebreak
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,59 +125,40 @@ def _tally(entries: Iterable[Entry], outcomes: Iterable[Outcome], multiplier: in
     return table
 
 
-def _key(criterion: str, row: Standing, head_to_head: dict[int, int]) -> int:
-    if criterion == T.MATCH_WINS:
-        return row.match_points
-    if criterion == T.GAMES_WON:
-        return row.games_won
-    if criterion == T.POINT_DIFFERENCE:
-        return row.point_difference
-    if criterion == T.POINTS_FOR:
-        return row.points_for
-    if criterion == T.HEAD_TO_HEAD:
-        return head_to_head.get(row.entry.pk, 0)
-    # Lots: the lower number drawn ranks higher; undrawn entries come last.
-    return -(row.entry.lot or 10**9)
-
-
-def _head_to_head(group: list[Standing], outcomes: list[Outcome], multiplier: int) -> dict:
-    ids = {row.entry.pk for row in group}
-    among = [o for o in outcomes if o.a in ids and o.b in ids]
-    mini = _tally([row.entry for row in group], among, multiplier)
-    return {pk: row.match_points for pk, row in mini.items()}
-
-
-def _order(group: list[Standing], criteria: list[str], outcomes, multiplier) -> list:
-    """Split `group` by the first criterion, then each tied subgroup by the next ones."""
-    if len(group) < 2 or not criteria:
-        return [group]
-    criterion, rest = criteria[0], criteria[1:]
-    h2h = _head_to_head(group, outcomes, multiplier) if criterion == T.HEAD_TO_HEAD else {}
-    keyed = sorted(group, key=lambda row: _key(criterion, row, h2h), reverse=True)
-    groups, current, last = [], [], None
-    for row in keyed:
-        key = _key(criterion, row, h2h)
-        if current and key != last:
-            groups.extend(_order(current, rest, outcomes, multiplier))
-            current = []
-        current.append(row)
-        last = key
-    groups.extend(_order(current, rest, outcomes, multiplier))
-    return groups
-
-
 def rank(
     entries: list[Entry], outcomes: list[Outcome], tiebreaks: list[str], multiplier: int
 ) -> list[Standing]:
-    """The table: positions by the tiebreaks in order; entries still tied share a position."""
+    """The table: positions by the tiebreaks in order; entries still tied share a position.
+
+    Match wins count a shutout `multiplier` times (and a draw half); lots are the numbers
+    drawn when the fixtures were made, the lower first.
+    """
     table = _tally(entries, outcomes, multiplier)
-    ranked, position = [], 1
-    for group in _order(list(table.values()), list(tiebreaks), outcomes, multiplier):
-        for row in group:
-            row.position, row.tied = position, len(group) > 1
-            ranked.append(row)
-        position += len(group)
-    return ranked
+    stats = {
+        pk: {"match_wins": row.match_points + row.drawn / 2, "lots": -(row.entry.lot or 10**9)}
+        for pk, row in table.items()
+    }
+    played = [
+        MatchResult(
+            a=o.a,
+            b=o.b,
+            winner=None if o.games_a == o.games_b else (o.a if o.games_a > o.games_b else o.b),
+            points_a=o.points_a,
+            points_b=o.points_b,
+            games_a=o.games_a,
+            games_b=o.games_b,
+        )
+        for o in outcomes
+        if o.a in table and o.b in table
+    ]
+    ranked = rank_entrants(list(table), played, tiebreaks, stats=stats)
+    shared = Counter(standing.rank for standing in ranked)
+    rows = []
+    for standing in ranked:
+        row = table[standing.id]
+        row.position, row.tied = standing.rank, shared[standing.rank] > 1
+        rows.append(row)
+    return rows
 
 
 @dataclass

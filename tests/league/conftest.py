@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from league.models import Entry, Event, Match, Membership, Organisation, Player
-from league.services import entries, events, fixtures
+from league.services import entries, events, fixtures, results
 
 
 def make_user(username: str, organisation: Organisation | None = None, role: str = ""):
@@ -41,21 +41,22 @@ class League:
         )
 
 
-def build_league(size: int = 6, generate: bool = True, **settings) -> League:
-    club = Organisation.objects.create(name="Club Test", slug="club-test")
+def build_league(size: int = 6, generate: bool = True, tag: str = "", **settings) -> League:
+    """A club, its staff and a league of `size` pairs (`tag` tells several leagues apart)."""
+    club = Organisation.objects.create(name=f"Club Test{tag}", slug=f"club-test{tag}")
     roles = Membership.Role
     league = League(
         club=club,
-        owner=make_user("owner", club, roles.OWNER),
-        organiser=make_user("organiser", club, roles.ORGANISER),
-        organiser2=make_user("organiser2", club, roles.ORGANISER),
-        referee=make_user("referee", club, roles.REFEREE),
+        owner=make_user(f"owner{tag}", club, roles.OWNER),
+        organiser=make_user(f"organiser{tag}", club, roles.ORGANISER),
+        organiser2=make_user(f"organiser2{tag}", club, roles.ORGANISER),
+        referee=make_user(f"referee{tag}", club, roles.REFEREE),
         event=None,
     )
     settings.setdefault("rule_preset", "tournament")
     league.event = events.create_event(league.organiser, club, name="Liga Test", **settings)
     for i in range(size):
-        p1, p2 = make_user(f"p{i}a", club).player, make_user(f"p{i}b", club).player
+        p1, p2 = make_user(f"p{i}a{tag}", club).player, make_user(f"p{i}b{tag}", club).player
         league.pairs.append(
             entries.register(league.organiser, league.event, player_1=p1, player_2=p2, name=f"P{i}")
         )
@@ -72,3 +73,10 @@ def league(db) -> League:
 
 def game(a: int, b: int) -> list[dict]:
     return [{"points_a": a, "points_b": b}]
+
+
+def play(league: League, match: Match, a: int, b: int):
+    """Entered by one organiser, confirmed by the other."""
+    return results.confirm_result(
+        league.organiser2, results.enter_result(league.organiser, match, game(a, b))
+    )

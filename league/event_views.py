@@ -1,0 +1,437 @@
+"""Pages of clubs and events. Thin: forms shape the input, services decide and write."""
+
+from collections.abc import Callable
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from . import charts
+from .event_forms import (
+    DivisionForm,
+    EntryForm,
+    EventForm,
+    InviteForm,
+    NoteForm,
+    ResultForm,
+    ScheduleForm,
+    SeasonForm,
+)
+from .models import AuditEntry, Entry, Event, Invitation, Match, Organisation, Result
+from .permissions import can, require, sides_of
+from .services import entries, events, fixtures, invitations, results, standings
+from .services.errors import ServiceError
+
+
+def refused(view: Callable) -> Callable:
+    """A ServiceError becomes a message on the page the user came from."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except ServiceError as error:
+            messages.error(request, error.message)
+            return redirect(request.META.get("HTTP_REFERER") or "events")
+
+    return wrapper
+
+
+def event_list(request: HttpRequest) -> HttpResponse:
+    listed = Event.objects.exclude(status=Event.Status.DRAFT).select_related("organisation")
+    mine = Event.objects.none()
+    if request.user.is_authenticated:
+        mine = Event.objects.filter(
+            status=Event.Status.DRAFT, organisation__memberships__user=request.user
+        ).distinct()
+    clubs = Organisation.objects.filter(kind=Organisation.Kind.CLUB)
+    return render(
+        request,
+        "league/event_list.html",
+        {"events": listed, "drafts": mine, "clubs": clubs,
+         "organisations": Organisation.objects.exclude(kind=Organisation.Kind.CLUB)},
+    )  # fmt: skip
+
+
+def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Organisation, slug=slug)
+    manager = can(request.user, "organisation.manage", club)
+    shown = club.events.all() if manager else club.events.exclude(status=Event.Status.DRAFT)
+    return render(
+        request,
+        "league/club.html",
+        {
+            "club": club,
+            "manager": manager,
+            "events": shown.select_related("season"),
+            "members": club.memberships.select_related("user__player") if manager else [],
+            "players": club.players.all(),
+            "invitations": club.invitations.filter(accepted=None, revoked=False)
+            if manager else [],
+            "invite_form": InviteForm(),
+            "season_form": SeasonForm(),
+        },
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+@refused
+def club_invite(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Organisation, slug=slug)
+    form = InviteForm(request.POST)
+    if form.is_valid():
+        invitation = invitations.invite(
+            request.user, club, form.cleaned_data["role"], form.cleaned_data["email"],
+            base_url=request.build_absolute_uri("/"),
+        )  # fmt: skip
+        link = request.build_absolute_uri(invitation.get_absolute_url())
+        messages.success(
+            request, _("Invitation created. Share this link: %(link)s") % {"link": link}
+        )
+    else:
+        messages.error(request, _("Check the role and the email address."))
+    return redirect("club", slug=slug)
+
+
+@login_required
+@require_POST
+@refused
+def club_season(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Organisation, slug=slug)
+    form = SeasonForm(request.POST)
+    if form.is_valid():
+        events.create_season(request.user, club, **form.cleaned_data)
+        messages.success(request, _("Season created."))
+    else:
+        messages.error(request, _("Check the season's name and dates."))
+    return redirect("club", slug=slug)
+
+
+@refused
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
+    invite = get_object_or_404(Invitation.objects.select_related("organisation"), token=token)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"{request.build_absolute_uri('/accounts/login/')}?next={request.path}")
+        invitations.accept(request.user, token)
+        messages.success(request, _("Welcome to %(org)s.") % {"org": invite.organisation})
+        return redirect("club", slug=invite.organisation.slug)
+    return render(request, "league/invitation.html", {"invitation": invite})
+
+
+@login_required
+def event_create(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Organisation, slug=slug)
+    require(request.user, "organisation.manage", club)
+    form = EventForm(request.POST or None, organisation=club)
+    if request.method == "POST" and form.is_valid():
+        try:
+            event = events.create_event(request.user, club, **form.settings())
+        except ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("Event created. Now add the entries."))
+            return redirect("event_manage", slug=event.slug)
+    return render(request, "league/event_form.html", {"form": form, "club": club})
+
+
+@login_required
+def event_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    require(request.user, "event.manage", event)
+    form = EventForm(request.POST or None, instance=event, organisation=event.organisation)
+    if request.method == "POST" and form.is_valid():
+        try:
+            events.update_event(request.user, event, **form.settings())
+        except ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("Event saved."))
+            return redirect("event_manage", slug=event.slug)
+    return render(
+        request,
+        "league/event_form.html",
+        {"form": form, "club": event.organisation, "event": event},
+    )
+
+
+def _event(request: HttpRequest, slug: str) -> Event:
+    event = get_object_or_404(Event.objects.select_related("organisation", "season"), slug=slug)
+    if event.status == Event.Status.DRAFT:
+        require(request.user, "event.manage", event)
+    return event
+
+
+def _rounds(event: Event, extra: Q | None = None) -> list:
+    confirmed = Prefetch(
+        "results", queryset=Result.objects.exclude(status__in=["superseded", "rejected"]),
+        to_attr="current_results",
+    )  # fmt: skip
+    matches = (
+        Match.objects.filter(event=event, parent__isnull=True)
+        .filter(extra or Q())
+        .select_related("round__division", "entry_a", "entry_b")
+        .prefetch_related(confirmed, "boards__entry_a", "boards__entry_b")
+        .order_by("round__division__order", "round__number", "table", "pk")
+    )
+    grouped: dict = {}
+    for match in matches:
+        match.result = next(iter(match.current_results), None)
+        grouped.setdefault(match.round, []).append(match)
+    return list(grouped.items())
+
+
+def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(request, slug)
+    return render(
+        request,
+        "league/event.html",
+        {"event": event, "rounds": _rounds(event), "tab": "fixtures",
+         "manager": can(request.user, "event.manage", event)},
+    )  # fmt: skip
+
+
+def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(request, slug)
+    tables = [
+        (division, standings.table(event, division))
+        for division in (list(event.divisions.all()) or [None])
+    ]
+    return render(
+        request,
+        "league/standings.html",
+        {
+            "event": event,
+            "tab": "standings",
+            "tables": [(d, t, charts.positions(t)) for d, t in tables],
+            "manager": can(request.user, "event.manage", event),
+        },
+    )
+
+
+def scoresheets(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(request, slug)
+    number = request.GET.get("round", "")
+    extra = Q(round__number=int(number)) if number.isdigit() else Q(status=Match.Status.SCHEDULED)
+    rounds = _rounds(event, extra & ~Q(status=Match.Status.BYE))
+    return render(request, "league/scoresheets.html", {"event": event, "rounds": rounds})
+
+
+@login_required
+def event_manage(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(request, slug)
+    require(request.user, "event.manage", event)
+    entry_list = event.entries.select_related("player_1", "player_2", "division", "team")
+    open_results = Result.objects.filter(match__event=event, status__in=Result.OPEN).select_related(
+        "match__entry_a", "match__entry_b", "match__round"
+    )
+    return render(
+        request,
+        "league/manage.html",
+        {
+            "event": event,
+            "tab": "manage",
+            "manager": True,
+            "entries": entry_list,
+            "entry_form": EntryForm(event=event),
+            "division_form": DivisionForm(),
+            "open_results": open_results,
+            "has_fixtures": event.rounds.exists(),
+            "play_started": events.play_started(event),
+            "transitions": [Event.Status(s) for s in events.TRANSITIONS[event.status]],
+            "audit": AuditEntry.objects.filter(event=event).select_related("actor")[:30],
+        },
+    )
+
+
+@login_required
+@require_POST
+@refused
+def event_status(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    events.set_status(request.user, event, request.POST.get("status", ""))
+    messages.success(request, _("Status changed."))
+    return redirect("event_manage", slug=slug)
+
+
+@login_required
+@require_POST
+@refused
+def event_division(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    form = DivisionForm(request.POST)
+    if form.is_valid():
+        events.add_division(request.user, event, form.cleaned_data["name"])
+    return redirect("event_manage", slug=slug)
+
+
+@login_required
+@require_POST
+@refused
+def generate(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    made = fixtures.generate_fixtures(request.user, event)
+    messages.success(request, _("%(n)s rounds created.") % {"n": len(made)})
+    return redirect("event", slug=slug)
+
+
+@login_required
+@require_POST
+@refused
+def entry_register(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    form = EntryForm(request.POST, event=event)
+    if not form.is_valid():
+        messages.error(request, _("Check the entry's players."))
+        return redirect(request.META.get("HTTP_REFERER") or event.get_absolute_url())
+    data = {k: v for k, v in form.cleaned_data.items() if v not in (None, "")}
+    if not can(request.user, "event.manage", event) and "player_1" not in data:
+        data["player_1"] = getattr(request.user, "player", None)
+    entry = entries.register(request.user, event, **data)
+    if entry.status == Entry.Status.WAITLISTED:
+        messages.warning(
+            request, _("The event is full: %(e)s is on the waiting list.") % {"e": entry}
+        )
+    else:
+        messages.success(request, _("%(e)s is entered.") % {"e": entry})
+    return redirect(request.META.get("HTTP_REFERER") or event.get_absolute_url())
+
+
+@login_required
+@require_POST
+@refused
+def entry_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    entry = get_object_or_404(Entry.objects.select_related("event"), pk=pk)
+    reason = request.POST.get("reason", "")
+    if action == "check-in":
+        entries.check_in(request.user, entry)
+    elif action == "withdraw":
+        entries.withdraw(request.user, entry, reason=reason)
+    elif action == "disqualify":
+        entries.withdraw(request.user, entry, disqualify=True, reason=reason)
+    messages.success(request, _("%(e)s updated.") % {"e": entry})
+    return redirect(request.META.get("HTTP_REFERER") or entry.event.get_absolute_url())
+
+
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(
+        Match.objects.select_related("event__organisation", "round", "entry_a", "entry_b"), pk=pk
+    )
+    event = match.event
+    if event.status == Event.Status.DRAFT:
+        require(request.user, "event.manage", event)
+    history = list(match.results.select_related("entered_by", "confirmed_by"))
+    current = next((r for r in history if r.status in (*Result.OPEN, "confirmed")), None)
+    games = event.best_of if event.match_format == Event.MatchFormat.BEST_OF else 1
+    manager = can(request.user, "event.manage", event)
+    return render(
+        request,
+        "league/match.html",
+        {
+            "match": match,
+            "event": event,
+            "history": history,
+            "current": current,
+            "faults": results.faults(current) if current else [],
+            "boards": match.boards.select_related("entry_a", "entry_b"),
+            "can_enter": current is None and can(request.user, "result.enter", match)
+            and match.status in (Match.Status.SCHEDULED, Match.Status.POSTPONED)
+            and not match.boards.exists(),
+            "can_confirm": current is not None and current.status == Result.Status.PROPOSED
+            and can(request.user, "result.confirm", current),
+            "can_resolve": current is not None and current.status == Result.Status.DISPUTED
+            and manager,
+            "can_correct": current is not None and current.status == Result.Status.CONFIRMED
+            and manager,
+            "can_schedule": manager
+            and match.status in (Match.Status.SCHEDULED, Match.Status.POSTPONED),
+            "my_sides": sides_of(request.user, match),
+            "result_form": ResultForm(games=games),
+            "schedule_form": ScheduleForm(
+                initial={"scheduled": match.scheduled, "venue": match.venue, "table": match.table}
+            ),
+            "note_form": NoteForm(),
+        },
+    )  # fmt: skip
+
+
+def _result_form(request: HttpRequest, match: Match) -> ResultForm | None:
+    event = match.event
+    games = event.best_of if event.match_format == Event.MatchFormat.BEST_OF else 1
+    form = ResultForm(request.POST, games=games)
+    if form.is_valid():
+        return form
+    messages.error(request, _("Enter whole numbers of points for each game played."))
+    return None
+
+
+@login_required
+@require_POST
+@refused
+def result_enter(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(Match.objects.select_related("event"), pk=pk)
+    form = _result_form(request, match)
+    if form is not None:
+        results.enter_result(request.user, match, form.games(), form.cleaned_data["note"])
+        messages.success(request, _("Result entered. It counts once the other side confirms it."))
+    return redirect("match", pk=pk)
+
+
+@login_required
+@require_POST
+@refused
+def result_correct(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(Match.objects.select_related("event"), pk=pk)
+    form = _result_form(request, match)
+    if form is not None:
+        results.correct_result(request.user, match, form.games(), form.cleaned_data["note"])
+        messages.success(request, _("Result corrected; the standings are recomputed."))
+    return redirect("match", pk=pk)
+
+
+@login_required
+@require_POST
+@refused
+def result_decide(request: HttpRequest, pk: int, decision: str) -> HttpResponse:
+    result = get_object_or_404(Result.objects.select_related("match__event"), pk=pk)
+    note = request.POST.get("note", "")
+    if decision == "confirm":
+        results.confirm_result(request.user, result)
+        messages.success(request, _("Result confirmed."))
+    elif decision == "dispute":
+        results.dispute_result(request.user, result, note)
+        messages.warning(request, _("Result disputed: an organiser will settle it."))
+    elif decision == "uphold":
+        results.resolve_dispute(request.user, result, note=note)
+        messages.success(request, _("Dispute settled: the result stands."))
+    elif decision == "resolve":
+        form = _result_form(request, result.match)
+        if form is not None:
+            results.resolve_dispute(request.user, result, form.games(), note)
+            messages.success(request, _("Dispute settled with the corrected result."))
+    return redirect("match", pk=result.match_id)
+
+
+@login_required
+@require_POST
+@refused
+def match_schedule(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=pk)
+    if request.POST.get("postpone"):
+        fixtures.postpone(request.user, match)
+        messages.success(request, _("Match postponed."))
+        return redirect("match", pk=pk)
+    form = ScheduleForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        fixtures.reschedule(request.user, match, data["scheduled"], data["venue"], data["table"])
+        messages.success(request, _("Match rescheduled."))
+    else:
+        messages.error(request, _("Check the date, venue and table."))
+    return redirect("match", pk=pk)
