@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 from config.api import error_response
 
 from .engine import adjudicate
+from .faults import localised
 
 
 class AdjudicateView(APIView):
@@ -33,4 +34,4 @@ class AdjudicateView(APIView):
     def post(self, request):
         if not isinstance(request.data, dict):
             return error_response("not_a_record", _("The body must be a JSON object."))
-        return Response(adjudicate(request.data))
+        return Response(localised(adjudicate(request.data)))

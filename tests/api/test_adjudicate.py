@@ -1,6 +1,7 @@
 import pytest
 from rest_framework.test import APIClient
 
+from games.engine import adjudicate
 from tests.engine.records import EXAMPLE, EXAMPLE_RULING, example
 
 URL = "/api/v1/adjudicate"
@@ -62,3 +63,12 @@ def test_schema_and_docs_are_served(client):
     assert "/api/v1/adjudicate" in schema.json()["paths"]
     for page in ("/api/v1/docs/", "/api/v1/redoc/"):
         assert client.get(page).status_code == 200
+
+
+def test_a_fault_is_explained_in_the_users_language(api):
+    faulty = example(actions=["5-5", "pass", "3-5@right", "pass"])
+    spanish = api.post(URL, faulty, format="json", HTTP_ACCEPT_LANGUAGE="es").json()
+    english = api.post(URL, faulty, format="json", HTTP_ACCEPT_LANGUAGE="en").json()
+    assert spanish["error"]["code"] == english["error"]["code"] == "illegal_pass"
+    assert spanish["error"]["message"] == "Pase ilegal: el jugador tenía una ficha que servía."
+    assert english["error"]["message"] == adjudicate(faulty)["error"]["message"]
