@@ -8,7 +8,7 @@ both go through `apply`, so each rule is decided here and only here.
 import contextlib
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from .errors import EngineError, IllegalAction
@@ -65,12 +65,32 @@ _PLAYS: tuple[tuple[dict[int, tuple[str, ...]], ...], ...] = tuple(
     )
     for end in END_NAMES
 )
-# _OUTER[tile][n]: the half left showing when the tile covers an end showing n; -1: no fit.
-_OUTER: tuple[tuple[int, ...], ...] = tuple(
-    tuple(HI[t] if LO[t] == n else LO[t] if HI[t] == n else -1 for n in range(8)) for t in range(28)
+
+
+def _cover(tile: int, code: int) -> int:
+    n = code & 7
+    outer = HI[tile] if LO[tile] == n else LO[tile] if HI[tile] == n else -1
+    return outer | DOUBLE if outer >= 0 and IS_DOUBLE[tile] else outer
+
+
+# _COVER[tile][code]: the end code left when the tile covers an open end with that code, or
+# -1 if it does not fit; index -1 (a closed end) is the last entry: nothing fits.
+_COVER: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_cover(t, c) for c in range(32)) + (-1,) for t in range(28)
 )
 # The tiles that fit an end code; index -1 (a closed end) is the last entry: nothing fits.
 _FIT: tuple[int, ...] = tuple(SUIT[c & 7] if c & 7 < 7 else 0 for c in range(32)) + (0,)
+# _WITH[players][seat](hands, hand): `hands` with that seat's hand replaced, without slicing.
+_WITH: dict[int, tuple[Callable[[tuple[int, ...], int], tuple[int, ...]], ...]] = {
+    2: (lambda h, x: (x, h[1]), lambda h, x: (h[0], x)),
+    3: (lambda h, x: (x, h[1], h[2]), lambda h, x: (h[0], x, h[2]), lambda h, x: (h[0], h[1], x)),
+    4: (
+        lambda h, x: (x, h[1], h[2], h[3]),
+        lambda h, x: (h[0], x, h[2], h[3]),
+        lambda h, x: (h[0], h[1], x, h[3]),
+        lambda h, x: (h[0], h[1], h[2], x),
+    ),
+}
 _SECURE = secrets.SystemRandom()
 
 
@@ -129,8 +149,8 @@ class HandState(NamedTuple):
     result: Result | None
 
 
-def _new(fields: tuple) -> HandState:
-    return tuple.__new__(HandState, fields)
+# _new(HandState, fields): a state from its 15 fields, without NamedTuple's keyword __new__.
+_new = tuple.__new__
 
 
 # ---------------------------------------------------------------- the deal and the opening
@@ -366,11 +386,9 @@ def _fits(ends: tuple[int, ...]) -> int:
 
 
 def _place(
-    ends: tuple[int, ...], end: int, tile: int, spinner: bool, opening: int
-) -> tuple[tuple[int, int, int, int], int]:
-    """The open ends after placing `tile` on `end`, and the half left showing there."""
-    outer = _OUTER[tile][ends[end] & 7]
-    code = outer | DOUBLE if IS_DOUBLE[tile] else outer
+    ends: tuple[int, ...], end: int, code: int, spinner: bool, opening: int
+) -> tuple[int, int, int, int]:
+    """The open ends once a tile covers `end`, leaving `code` (from _COVER) there."""
     left, right, up, down = ends
     if end == 0:
         left = code
@@ -380,9 +398,9 @@ def _place(
         up = code
     else:
         down = code
-    if up < 0 and spinner and not (left | right) & EMPTY and IS_DOUBLE[opening]:
+    if spinner and up < 0 and not (left | right) & EMPTY and IS_DOUBLE[opening]:
         up = down = LO[opening] | DOUBLE | EMPTY
-    return (left, right, up, down), outer
+    return left, right, up, down
 
 
 def _count(ends: tuple[int, ...], line: tuple[tuple[int, int, int], ...]) -> int:
@@ -403,16 +421,16 @@ def table_count(state: HandState) -> int:
 def _unnamed_end(state: HandState, tile: int, hand: int) -> int:
     """Where a tile without @END goes: the first legal end, if the choice does not matter."""
     before = state.ends
-    outers = _OUTER[tile]
-    places = [e for e in END_ORDER if before[e] >= 0 and outers[before[e] & 7] >= 0]
+    cover = _COVER[tile]
+    places = [e for e in END_ORDER if cover[before[e]] >= 0]
     if not places:
         raise IllegalAction("does_not_fit", f"{NAME[tile]} fits no open end")
     if len(places) > 1 and (state.setup.rules.table_points or hand != BIT[tile]):
         spinner, line = state.setup.rules.spinner, state.line
         keys = set()
         for e in places:
-            ends, outer = _place(before, e, tile, spinner, line[0][0])
-            count = _count(ends, line + ((tile, e, outer),))
+            ends = _place(before, e, cover[before[e]], spinner, line[0][0])
+            count = _count(ends, line + ((tile, e, cover[before[e]] & 7),))
             keys.add((tuple(sorted(c & 15 for c in ends if c >= 0)), count))
         if len(keys) > 1:
             raise IllegalAction("ambiguous_end", f"{NAME[tile]} fits several ends; name one")
@@ -464,16 +482,18 @@ def _play(
     rules = setup.rules
     opening = not line
     if line:
-        outers = _OUTER[tile]
+        cover = _COVER[tile]
         if end < 0:
-            if before[2] < 0 and (outers[before[0] & 7] < 0) != (outers[before[1] & 7] < 0):
-                end = 0 if outers[before[1] & 7] < 0 else 1  # the one legal place
+            left, right = cover[before[0]], cover[before[1]]
+            if before[2] < 0 and (left < 0) != (right < 0):
+                end = 0 if right < 0 else 1  # the one legal place
             else:
                 end = _unnamed_end(state, tile, hand)
-        elif before[end] < 0 or outers[before[end] & 7] < 0:
+        code = cover[before[end]]
+        if code < 0:
             raise IllegalAction("does_not_fit", f"{NAME[tile]} does not fit that end")
-        ends, outer = _place(before, end, tile, rules.spinner, line[0][0])
-        line += ((tile, end, outer),)
+        ends = _place(before, end, code, rules.spinner, line[0][0])
+        line += ((tile, end, code & 7),)
     else:
         if setup.forced >= 0 and tile != setup.forced:
             raise IllegalAction(
@@ -482,12 +502,12 @@ def _play(
         if setup.need_double and not IS_DOUBLE[tile]:
             raise IllegalAction("wrong_opening_tile", "the winner must open with a double")
         flags = DOUBLE | EMPTY if IS_DOUBLE[tile] else EMPTY
-        ends = (first | flags, _OUTER[tile][first] | flags, -1, -1)
+        ends = (first | flags, _COVER[tile][first] & 7 | flags, -1, -1)
         line = ((tile, -1, first),)
     hand ^= bit
-    hands = hands[:seat] + (hand,) + hands[seat + 1 :]
+    hands = _WITH[len(hands)][seat](hands, hand)
     if hand and last != seat and not opening and not rules.table_points:
-        return _new((
+        return _new(HandState, (
             setup, PLAY, (seat + 1) % len(hands), hands, drawn, line, ends, 0, seat, points,
             normal, events, actions + (action,), state.declarations, None,
         )), ()  # fmt: skip
@@ -535,7 +555,7 @@ def _play(
         events, points, normal, result = _hand_points(
             setup, hands, i, events, points, normal, seat, None
         )
-    new = _new((
+    new = _new(HandState, (
         setup, status, turn, hands, drawn, line, ends, 0, seat, points, normal, events,
         actions, state.declarations, result,
     ))  # fmt: skip
@@ -579,7 +599,7 @@ def _pass(state: HandState, action: str) -> tuple[HandState, tuple[Event, ...]]:
         events, points, normal, result = _hand_points(
             setup, hands, i, events, points, normal, None, last
         )
-    new = _new((
+    new = _new(HandState, (
         setup, status, turn, hands, drawn, line, ends, passes, last, points, normal, events,
         actions + (action,), state.declarations, result,
     ))  # fmt: skip
@@ -612,13 +632,15 @@ def _hand_points(
     rules = setup.rules
     side = setup.side
     n = len(hands)
-    pips = [pips_of(h) for h in hands]
+    pips = list(map(pips_of, hands))
     if domino is not None:
         seat = shown = domino
         win = side[seat]
         leader = None if rules.next_opener == "first_rule" else seat
-        won = sum(p for s, p in enumerate(pips) if s != seat and (
-            rules.domino_points == "all_hands" or side[s] != win))  # fmt: skip
+        if rules.domino_points == "all_hands":
+            won = sum(pips) - pips[seat]
+        else:
+            won = sum(p for s, p in enumerate(pips) if side[s] != win)
     else:
         order = [(blocker + 1 + k) % n for k in range(n)]
         if rules.block_winner == "blocker_vs_next":
