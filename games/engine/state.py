@@ -5,7 +5,6 @@ returns the next state with the events the action scored. Live tables and the ad
 both go through `apply`, so each rule is decided here and only here.
 """
 
-import contextlib
 import random
 import secrets
 from collections.abc import Callable, Sequence
@@ -27,6 +26,7 @@ from .tiles import (
     PARSE,
     PIPS,
     SUIT,
+    TILE_ID,
     pips_of,
     tiles_of,
 )  # fmt: skip
@@ -219,22 +219,20 @@ def new_hand(
     five = -1
     if rules.five_doubles_points:
         five = next((s for s in range(n) if (masks[s] & DOUBLES).bit_count() >= 5), -1)
-    setup = Setup(
+    setup = _new(Setup, (
         rules, hands, bone, leader, opener, forced, need_double, penalty, five, scores, normal,
         hand_number, players, side,
-    )  # fmt: skip
+    ))  # fmt: skip
     zeros = (0,) * sides
-    if five >= 0:
-        return HandState(
-            setup, DECLARE, five, masks, 0, (), (-1,) * 4, 0, -1, zeros, zeros, (), (), (), None
-        )
-    state = HandState(
-        setup, PLAY, opener, masks, 0, (), (-1,) * 4, 0, -1, zeros, zeros, (), (), (), None
-    )
-    return _before_opening(state, ()) if penalty else state
+    state = _new(HandState, (
+        setup, DECLARE if five >= 0 else PLAY, five if five >= 0 else opener, masks, 0, (),
+        _CLOSED, 0, -1, zeros, zeros, (), (), (), None,
+    ))  # fmt: skip
+    return _before_opening(state, ()) if penalty and five < 0 else state
 
 
 _SIDES = {True: (0, 1, 0, 1), False: (0, 1, 2, 3)}
+_CLOSED = (-1, -1, -1, -1)
 
 
 def _is_int(x: Any) -> bool:
@@ -247,7 +245,7 @@ def _side_array(values: Any, sides: int, what: str) -> tuple[int, ...]:
     if (
         not isinstance(values, (list, tuple))
         or len(values) != sides
-        or not all(_is_int(v) for v in values)
+        or not all(map(_is_int, values))
     ):
         raise EngineError("bad_record", f"{what} must list {sides} integers, one per side")
     return tuple(values)
@@ -257,10 +255,12 @@ def _read_tiles(names: Any, seat: int | None) -> tuple[int, ...]:
     """Tile names -> tile ids; `seat` names the hand (None: the boneyard) in errors."""
     hits = None
     if isinstance(names, (list, tuple)):
-        with contextlib.suppress(TypeError):  # unhashable junk
-            hits = list(map(PARSE.get, names))
+        try:
+            hits = tuple(map(TILE_ID.get, names))
+        except TypeError:  # unhashable junk
+            hits = None
     if hits is not None and None not in hits:
-        return tuple([hit[0] for hit in hits])
+        return hits
     what = "the boneyard" if seat is None else f"the hand of seat {seat}"
     if hits is None or not all(isinstance(x, str) for x in names):
         raise EngineError("bad_record", f"{what} must be a list of tiles")
@@ -293,7 +293,12 @@ def _read_deal(rules: Rules, deal: Any, boneyard: Any) -> tuple[Any, tuple[int, 
 
 
 def _holder(masks: tuple[int, ...], tile: int) -> int:
-    return next(s for s, m in enumerate(masks) if m & BIT[tile])
+    """The seat dealt `tile` (which was dealt)."""
+    bit = BIT[tile]
+    seat = 0
+    while not masks[seat] & bit:
+        seat += 1
+    return seat
 
 
 def _opening(

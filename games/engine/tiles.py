@@ -30,10 +30,13 @@ for _t, (_a, _b) in enumerate(TILES):
     PARSE[f"{_b}-{_a}"] = (_t, _b)
 
 
+# "a-b" and "b-a" -> the tile.
+TILE_ID: dict[str, int] = {name: t for name, (t, _) in PARSE.items()}
+
+
 def tile_id(name: object) -> int | None:
     """The tile named `name` ("5-4" or "4-5"), or None."""
-    hit = PARSE.get(name) if isinstance(name, str) else None
-    return None if hit is None else hit[0]
+    return TILE_ID.get(name) if isinstance(name, str) else None
 
 
 def tiles_of(mask: int) -> list[int]:
