@@ -75,6 +75,9 @@ class Event(models.Model):
         POINT_DIFFERENCE = "point_difference", _("Point difference")
         POINTS_FOR = "points_for", _("Points for")
         HEAD_TO_HEAD = "head_to_head", _("Head-to-head")
+        BUCHHOLZ = "buchholz", _("Buchholz (opponents' scores)")
+        SONNEBORN_BERGER = "sonneborn_berger", _("Sonneborn-Berger")
+        PARTNER_AWARE = "partner_aware", _("Opponents' minus partners' scores")
         LOTS = "lots", _("Lots")
 
     organisation = models.ForeignKey(

@@ -1,0 +1,1 @@
+"""The tournament formats' business rules: plain functions that the views and tests call."""

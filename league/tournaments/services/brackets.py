@@ -1,0 +1,271 @@
+"""Elimination brackets (single, double, and the playoff after a group stage).
+
+The bracket's shape comes from the pure `league.pairing` functions (its kind, number of
+seeds and options); `BracketSlot` links a bracket match to the core `Match` that is played.
+`sync` creates a match as soon as both of its entrants are known, from the seeds and the
+confirmed winners (`league.pairing.advance`); it runs after every confirmed result.
+
+Changing the winner of a match whose dependents were played resets them: the organiser sees
+them first (`reset_preview`) and the correction goes through only when they confirm exactly
+that list (`correct_result`).
+"""
+
+import random
+from collections.abc import Collection, Hashable
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext_lazy as _
+
+from ...models import Entry, Event, Match, Result, Round
+from ...pairing import Bracket as Shape
+from ...pairing import BracketMatch, MatchState, advance, dependents_to_reset
+from ...pairing import double_elimination, single_elimination
+from ...services import results as core_results
+from ...services.audit import audit
+from ...services.errors import ServiceError
+from ..models import Bracket, BracketSeed, BracketSlot, Tournament
+from .common import (
+    ELIMINATION_FORMATS,
+    confirmed_winners,
+    lock_event,
+    next_round_number,
+    playing_entries,
+    start_play,
+    tournament_of,
+)
+
+STAGE_NAMES = {
+    "winners": _("Round %(n)s"),
+    "losers": _("Losers' round %(n)s"),
+    "third_place": _("Third-place match"),
+    "grand_final": _("Grand final"),
+    "grand_final_reset": _("Grand final reset"),
+}
+
+
+def shape_of(bracket: Bracket, entrants: int | None = None) -> Shape:
+    entrants = entrants or bracket.seeds.count()
+    if bracket.kind == Bracket.Kind.SINGLE:
+        return single_elimination(entrants, third_place=bracket.third_place)
+    return double_elimination(entrants, grand_final_reset=bracket.grand_final_reset)
+
+
+def round_name(match: BracketMatch, shape: Shape) -> str:
+    """"Final", "Semi-finals", ... for the winners' bracket of a single elimination."""
+    if match.stage == "winners":
+        last = max(m.round for m in shape.matches if m.stage == "winners")
+        from_end = last - match.round
+        if shape.matches[-1].stage in ("winners", "third_place"):
+            names = [_("Final"), _("Semi-finals"), _("Quarter-finals")]
+        else:
+            names = [_("Winners' final"), _("Winners' semi-finals")]
+        if from_end < len(names):
+            return str(names[from_end])
+    return str(STAGE_NAMES[match.stage] % {"n": match.round})
+
+
+def stage_rounds(shape: Shape) -> list[tuple[str, int]]:
+    """(stage, round) in the order they are played; a round's core number is its index
+    plus the bracket's first round."""
+    keys: list[tuple[str, int]] = []
+    for match in shape.matches:
+        if (match.stage, match.round) not in keys:
+            keys.append((match.stage, match.round))
+    return keys
+
+
+def seeded(tournament: Tournament, entries: list[Entry]) -> list[Entry]:
+    """Seed order by the event's seeding: registration, or a fresh draw of lots."""
+    if tournament.seeding == Tournament.Seeding.LOT:
+        lots = list(range(1, len(entries) + 1))
+        random.SystemRandom().shuffle(lots)
+        for entry, lot in zip(entries, lots, strict=True):
+            entry.lot = lot
+        Entry.objects.bulk_update(entries, ["lot"])
+        return sorted(entries, key=lambda e: e.lot)
+    return entries
+
+
+def consistent_states(
+    shape: Shape, seeds: list[Hashable], results: dict[int, Hashable]
+) -> tuple[dict[int, MatchState], set[int]]:
+    """The bracket's states from the results that still fit it, and the numbers of the
+    matches whose recorded winner no longer does (stale, waiting for a reset)."""
+    kept: dict[int, Hashable] = {}
+    stale = set()
+    for match in shape.matches:
+        if match.id not in results:
+            continue
+        try:
+            advance(shape, seeds, {**kept, match.id: results[match.id]})
+        except ValueError:
+            stale.add(match.id)
+        else:
+            kept[match.id] = results[match.id]
+    return advance(shape, seeds, kept), stale
+
+
+@dataclass
+class SlotView:
+    """One bracket match as pages show it."""
+
+    number: int
+    stage: str
+    round: int
+    name: str
+    home: Entry | None
+    away: Entry | None
+    winner: Entry | None
+    needed: bool
+    match: Match | None
+    stale: bool
+
+
+def bracket_view(bracket: Bracket) -> list[SlotView]:
+    seeds = list(bracket.seeds.select_related("entry"))
+    shape = shape_of(bracket, len(seeds))
+    entries = {s.entry_id: s.entry for s in seeds}
+    slots = {s.number: s.match for s in bracket.slots.select_related("match")}
+    winners = confirmed_winners(bracket.event)
+    results = {n: winners[m.pk] for n, m in slots.items() if m.pk in winners}
+    states, stale = consistent_states(shape, [s.entry_id for s in seeds], results)
+    return [
+        SlotView(m.id, m.stage, m.round, round_name(m, shape), entries.get(states[m.id].home),
+                 entries.get(states[m.id].away), entries.get(states[m.id].winner),
+                 states[m.id].needed, slots.get(m.id), m.id in stale)
+        for m in shape.matches
+    ]  # fmt: skip
+
+
+def sync(bracket: Bracket) -> None:
+    """Create the matches whose entrants are known; move or remove unplayed ones that the
+    results no longer lead to. Runs inside the caller's transaction."""
+    event = bracket.event
+    seeds = list(bracket.seeds.values_list("entry_id", flat=True))
+    shape = shape_of(bracket, len(seeds))
+    slots = {s.number: s for s in bracket.slots.select_related("match")}
+    winners = confirmed_winners(event)
+    results = {n: winners[s.match_id] for n, s in slots.items() if s.match_id in winners}
+    states, _stale = consistent_states(shape, seeds, results)
+    numbers = {key: bracket.first_round + i for i, key in enumerate(stage_rounds(shape))}
+    for m in shape.matches:
+        state, slot = states[m.id], slots.get(m.id)
+        ready = state.needed and None not in (state.home, state.away)
+        if slot is None:
+            if ready:
+                round_, _created = Round.objects.get_or_create(
+                    event=event, number=numbers[m.stage, m.round],
+                    defaults={"name": round_name(m, shape)},
+                )  # fmt: skip
+                table = (round_.matches.aggregate(last=Max("table"))["last"] or 0) + 1
+                match = Match.objects.create(event=event, round=round_, entry_a_id=state.home,
+                                             entry_b_id=state.away, table=table,
+                                             venue=event.venue)  # fmt: skip
+                BracketSlot.objects.create(bracket=bracket, number=m.id, match=match)
+            continue
+        match = slot.match
+        if match.pk in winners:
+            continue  # played: only a confirmed reset changes it
+        if not ready:
+            match.delete()
+        elif (match.entry_a_id, match.entry_b_id) != (state.home, state.away):
+            match.results.filter(status__in=Result.OPEN).update(status=Result.Status.REJECTED)
+            match.entry_a_id, match.entry_b_id = state.home, state.away
+            match.save(update_fields=["entry_a", "entry_b"])
+    Round.objects.filter(event=event, number__gte=bracket.first_round, matches=None).delete()
+
+
+def build(user, event: Event, kind: str, seeds: list[Entry], first_round: int) -> Bracket:
+    """Create a bracket for `seeds` (seed 1 first) and its first matches."""
+    if len(seeds) < 2:
+        raise ServiceError("too_few_entries", _("A bracket needs at least two entries."))
+    tournament = tournament_of(event)
+    bracket = Bracket.objects.create(
+        event=event, kind=kind, third_place=tournament.third_place and len(seeds) >= 4,
+        grand_final_reset=tournament.grand_final_reset, first_round=first_round,
+    )  # fmt: skip
+    BracketSeed.objects.bulk_create(
+        BracketSeed(bracket=bracket, number=n, entry=entry) for n, entry in enumerate(seeds, 1)
+    )
+    sync(bracket)
+    start_play(user, event)
+    audit(user, "bracket.create", bracket, event=event,
+          after={"kind": kind, "seeds": [e.pk for e in seeds]})  # fmt: skip
+    return bracket
+
+
+@transaction.atomic
+def create_bracket(user, event: Event, seeds: list[Entry] | None = None) -> Bracket:
+    """Seed and draw the bracket of a single- or double-elimination event.
+
+    `seeds` (best first) is the organiser's seeding by hand; without it the event's seeding
+    option decides.
+    """
+    event = lock_event(user, event, *ELIMINATION_FORMATS)
+    if Bracket.objects.filter(event=event).exists():
+        raise ServiceError("bracket_exists", _("The bracket has already been drawn."))
+    entries = playing_entries(event)
+    if seeds is None:
+        seeds = seeded(tournament_of(event), entries)
+    elif sorted(e.pk for e in seeds) != sorted(e.pk for e in entries):
+        raise ServiceError(
+            "bad_seeds", _("Seed every entry that plays exactly once (%(n)s entries).")
+            % {"n": len(entries)}
+        )
+    kind = Bracket.Kind.SINGLE if event.format == Event.Format.SINGLE_ELIMINATION else (
+        Bracket.Kind.DOUBLE
+    )
+    return build(user, event, kind, seeds, next_round_number(event))
+
+
+def reset_preview(match: Match, games) -> list[Match]:
+    """The played matches that entering `games` for `match` would reset (empty when its
+    winner stays the same)."""
+    slot = BracketSlot.objects.select_related("bracket__event").filter(match=match).first()
+    if slot is None:
+        return []
+    new = core_results.score(match.event, games)
+    current = match.results.filter(status=Result.Status.CONFIRMED).first()
+    if current is None or current.winner == ("a" if new["games_a"] > new["games_b"] else "b"):
+        return []
+    bracket = slot.bracket
+    winners = confirmed_winners(bracket.event)
+    slots = {s.number: s.match for s in bracket.slots.select_related("match")}
+    results = {n: winners[m.pk] for n, m in slots.items() if m.pk in winners}
+    numbers = dependents_to_reset(shape_of(bracket), slot.number, results)
+    return sorted((slots[n] for n in numbers), key=lambda m: (m.round.number, m.table or 0))
+
+
+@transaction.atomic
+def correct_result(
+    user, match: Match, games, note: str, confirm_reset: Collection[int] = ()
+) -> list[Match]:
+    """Correct a bracket match's confirmed result; returns the matches that were reset.
+
+    If later matches depend on it, `confirm_reset` must list exactly their ids (the list the
+    organiser was shown by `reset_preview`); otherwise nothing changes.
+    """
+    lock_event(user, match.event)
+    match = Match.objects.select_related("event", "round").get(pk=match.pk)
+    reset = reset_preview(match, games)
+    if {m.pk for m in reset} != set(confirm_reset):
+        raise ServiceError(
+            "confirm_reset",
+            _("This correction resets later matches: review them and confirm.")
+            if reset
+            else _("The matches to reset have changed: review the correction again."),
+        )
+    core_results.correct_result(user, match, games, note)
+    for dependent in reset:
+        for result in dependent.results.filter(status__in=[*Result.OPEN, "confirmed"]):
+            before = result.status
+            result.status = Result.Status.SUPERSEDED
+            result.save(update_fields=["status"])
+            audit(user, "bracket.reset", result, event=match.event, before={"status": before},
+                  after={"status": result.status, "because_of": match.pk})  # fmt: skip
+        dependent.status = Match.Status.SCHEDULED
+        dependent.save(update_fields=["status"])
+    sync(match.bracket_slot.bracket)
+    return reset

@@ -1,0 +1,238 @@
+"""Individual events with rotating partners.
+
+Each player is an entry with one player. A round seats everyone who plays at tables of four
+(`Seat`: seats 1 and 3 partner against seats 2 and 4) with `league.pairing.pair_rotating`
+(nobody partners anyone twice, opponents repeat as rarely as possible, sit-outs rotate), or,
+when the organiser chose it, with the next round of a complete whist schedule. A table's
+result is entered by a referee or a player of the table and confirmed by a second person.
+"""
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from ...models import Entry, Event, Player, Round
+from ...pairing import RotatingPlayer, WhistScheduleError, pair_rotating, whist_schedule
+from ...permissions import can
+from ...services.audit import audit
+from ...services.errors import ServiceError
+from ...services.events import bump_standings, rules_of
+from ...services.results import MAX_POINTS
+from ..models import Seat, SitOut, TableResult
+from .common import (
+    latest_round,
+    lock_event,
+    next_round_number,
+    playing_entries,
+    start_play,
+    tournament_of,
+)
+from .standings import individual_table
+
+INDIVIDUAL = Event.Format.INDIVIDUAL
+
+
+@transaction.atomic
+def enter_player(user, event: Event, player: Player) -> Entry:
+    """Enter one player in an individual event (organisers)."""
+    event = lock_event(user, event, INDIVIDUAL)
+    if event.entries.filter(player_1=player).exclude(status=Entry.Status.WITHDRAWN).exists():
+        raise ServiceError("already_entered", _("This player is already entered."))
+    entry = Entry.objects.create(event=event, name=player.display_name[:120], player_1=player,
+                                 club=player.club, late=event.rounds.exists())  # fmt: skip
+    audit(user, "entry.register", entry, event=event, after={"player": player.pk})
+    return entry
+
+
+def _unfinished_tables(event: Event) -> bool:
+    round_ = latest_round(event)
+    if round_ is None:
+        return False
+    tables = set(round_.seats.values_list("table", flat=True))
+    done = set(
+        round_.table_results.filter(status=TableResult.Status.CONFIRMED).values_list(
+            "table", flat=True
+        )
+    )
+    return bool(tables - done)
+
+
+@transaction.atomic
+def seat_round(user, event: Event) -> Round:
+    """Seat the next round: partnerships and tables, and who sits out."""
+    event = lock_event(user, event, INDIVIDUAL)
+    tournament = tournament_of(event)
+    number = next_round_number(event)
+    if _unfinished_tables(event):
+        raise ServiceError(
+            "round_unfinished", _("Every table of the current round must be confirmed first.")
+        )
+    players = playing_entries(event)
+    if len(players) < 4:
+        raise ServiceError("too_few_entries", _("A round needs at least four players."))
+    if tournament.whist:
+        try:
+            schedule = whist_schedule(sorted(p.pk for p in players))
+        except WhistScheduleError as error:
+            raise ServiceError(
+                "no_whist", _("A complete whist schedule needs 4n or 4n + 1 players.")
+            ) from error
+        if number > len(schedule):
+            raise ServiceError("schedule_complete", _("The whist schedule is complete."))
+        planned = schedule[number - 1]
+    else:
+        if number > tournament.rounds:
+            raise ServiceError(
+                "all_rounds_played", _("All %(n)s rounds are seated.") % {"n": tournament.rounds}
+            )
+        planned = pair_rotating(_rotating_players(event, players))
+    round_ = Round.objects.create(event=event, number=number)
+    seats = []
+    for table, ((a, c), (b, d)) in enumerate(planned.tables, 1):
+        seats += [Seat(round=round_, table=table, seat=s, player_id=pk)
+                  for s, pk in ((1, a), (2, b), (3, c), (4, d))]  # fmt: skip
+    Seat.objects.bulk_create(seats)
+    SitOut.objects.bulk_create(SitOut(round=round_, player_id=pk) for pk in planned.sitting_out)
+    start_play(user, event)
+    bump_standings(event)
+    audit(user, "individual.seat", round_, event=event,
+          after={"tables": [list(t) for t in planned.tables],
+                 "sitting_out": list(planned.sitting_out)})  # fmt: skip
+    return round_
+
+
+def _rotating_players(event: Event, players: list[Entry]) -> list[RotatingPlayer]:
+    """The players best first, with whom they partnered and opposed and their sit-outs."""
+    ids = {p.pk for p in players}
+    partners: dict[int, set[int]] = {pk: set() for pk in ids}
+    opponents: dict[int, dict[int, int]] = {pk: {} for pk in ids}
+    tables: dict[tuple[int, int], dict[int, int]] = {}
+    for round_id, table, seat, player in Seat.objects.filter(round__event=event).values_list(
+        "round_id", "table", "seat", "player_id"
+    ):
+        tables.setdefault((round_id, table), {})[seat] = player
+    for seated in tables.values():
+        for x, y in ((1, 3), (2, 4)):
+            for me, mate in ((seated[x], seated[y]), (seated[y], seated[x])):
+                if me in ids:
+                    partners[me].add(mate)
+        for x in (1, 3):
+            for y in (2, 4):
+                for me, other in ((seated[x], seated[y]), (seated[y], seated[x])):
+                    if me in ids:
+                        opponents[me][other] = opponents[me].get(other, 0) + 1
+    sat_out = {pk: 0 for pk in ids}
+    for pk in SitOut.objects.filter(round__event=event, player__in=ids).values_list(
+        "player_id", flat=True
+    ):
+        sat_out[pk] += 1
+    order = [row.player.pk for row in individual_table(event) if row.player.pk in ids]
+    return [
+        RotatingPlayer(pk, frozenset(partners[pk]), opponents[pk], sat_out[pk]) for pk in order
+    ]
+
+
+@transaction.atomic
+def unseat_round(user, event: Event) -> int:
+    """Withdraw the latest round's seating (before any table result was entered)."""
+    event = lock_event(user, event, INDIVIDUAL)
+    round_ = latest_round(event)
+    if round_ is None:
+        raise ServiceError("no_round", _("No round has been seated yet."))
+    if round_.table_results.exists():
+        raise ServiceError(
+            "results_entered", _("Results were entered in this round: it cannot be unseated.")
+        )
+    number = round_.number
+    round_.delete()
+    bump_standings(event)
+    audit(user, "individual.unseat", event, event=event, before={"round": number})
+    return number
+
+
+def _may_enter(user, round_: Round, table: int) -> bool:
+    if can(user, "event.referee", round_.event):
+        return True
+    player = getattr(user, "player", None)
+    return player is not None and round_.seats.filter(table=table, player__player_1=player).exists()
+
+
+def _side_of(user, round_: Round, table: int) -> str | None:
+    player = getattr(user, "player", None)
+    seat = round_.seats.filter(table=table, player__player_1=player).first() if player else None
+    return seat.side if seat else None
+
+
+def _check_points(event: Event, points_a, points_b) -> None:
+    for value in (points_a, points_b):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_POINTS:
+            raise ServiceError(
+                "bad_score", _("Points must be whole numbers from 0 to %(max)s.")
+                % {"max": MAX_POINTS}
+            )
+    if points_a == points_b:
+        raise ServiceError("bad_score", _("The table is tied: one side must win it."))
+    if max(points_a, points_b) < rules_of(event).target and event.match_format != (
+        Event.MatchFormat.TIME_LIMIT
+    ):
+        raise ServiceError(
+            "bad_score", _("No side reached the target of %(target)s.")
+            % {"target": rules_of(event).target}
+        )
+
+
+@transaction.atomic
+def enter_table_result(user, round_: Round, table: int, points_a, points_b) -> TableResult:
+    """Propose a table's result; a second person confirms it."""
+    round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
+    if not round_.seats.filter(table=table).exists():
+        raise ServiceError("no_table", _("There is no such table in this round."))
+    if not _may_enter(user, round_, table):
+        raise ServiceError("not_allowed", _("Only a referee or a player of the table may do this."))
+    _check_points(round_.event, points_a, points_b)
+    if round_.table_results.filter(table=table).exists():
+        raise ServiceError("result_exists", _("This table's result was already entered."))
+    result = TableResult.objects.create(round=round_, table=table, points_a=points_a,
+                                        points_b=points_b, entered_by=user)  # fmt: skip
+    audit(user, "individual.result", result, event=round_.event,
+          after={"table": table, "points": [points_a, points_b]})  # fmt: skip
+    return result
+
+
+@transaction.atomic
+def confirm_table_result(user, result: TableResult) -> TableResult:
+    result = TableResult.objects.select_for_update().select_related("round__event").get(
+        pk=result.pk
+    )
+    round_ = result.round
+    if result.status != TableResult.Status.PROPOSED:
+        raise ServiceError("not_awaiting", _("This result is no longer waiting for confirmation."))
+    referee = can(user, "event.referee", round_.event)
+    entered_side = _side_of(result.entered_by, round_, result.table) if result.entered_by else None
+    other_side = _side_of(user, round_, result.table) not in (None, entered_side)
+    if user.pk == result.entered_by_id or not (referee or other_side):
+        raise ServiceError(
+            "second_person", _("A second person (a referee or an opponent) must confirm it.")
+        )
+    result.status = TableResult.Status.CONFIRMED
+    result.confirmed_by = user
+    result.save(update_fields=["status", "confirmed_by", "updated"])
+    bump_standings(round_.event)
+    audit(user, "individual.confirm", result, event=round_.event, after={"table": result.table})
+    return result
+
+
+@transaction.atomic
+def correct_table_result(user, result: TableResult, points_a, points_b) -> TableResult:
+    """An organiser sets a table's result (confirmed at once)."""
+    event = lock_event(user, result.round.event, INDIVIDUAL)
+    result = TableResult.objects.select_for_update().get(pk=result.pk)
+    _check_points(event, points_a, points_b)
+    before = {"points": [result.points_a, result.points_b], "status": result.status}
+    result.points_a, result.points_b = points_a, points_b
+    result.status = TableResult.Status.CONFIRMED
+    result.confirmed_by = user
+    result.save()
+    bump_standings(event)
+    audit(user, "individual.correct", result, event=event, before=before,
+          after={"points": [points_a, points_b], "status": result.status})  # fmt: skip
+    return result
