@@ -32,7 +32,9 @@ class Tournament(models.Model):
         Event, primary_key=True, on_delete=models.CASCADE, related_name="tournament"
     )
     rounds = models.PositiveSmallIntegerField(_("rounds planned"), default=5)
-    avoid_same_club = models.BooleanField(_("avoid pairing entries of the same club"), default=False)
+    avoid_same_club = models.BooleanField(
+        _("avoid pairing entries of the same club"), default=False
+    )
     seeding = models.CharField(
         _("seeding"), max_length=16, choices=Seeding.choices, default=Seeding.REGISTRATION
     )
@@ -41,7 +43,9 @@ class Tournament(models.Model):
     groups = models.PositiveSmallIntegerField(_("groups"), default=2)
     qualifiers_per_group = models.PositiveSmallIntegerField(_("qualifiers per group"), default=2)
     playoff_double = models.BooleanField(_("double-elimination playoff"), default=False)
-    sit_out_score = models.FloatField(_("score for sitting out"), choices=SIT_OUT_SCORES, default=0.5)
+    sit_out_score = models.FloatField(
+        _("score for sitting out"), choices=SIT_OUT_SCORES, default=0.5
+    )
     sit_out_points = models.PositiveSmallIntegerField(_("points for sitting out"), default=0)
     whist = models.BooleanField(_("complete whist schedule"), default=False)
 
@@ -89,7 +93,8 @@ class DraftPairing(models.Model):
         ordering = ["table", "pk"]
         constraints = [
             models.UniqueConstraint(
-                fields=["event", "table"], condition=Q(table__isnull=False),
+                fields=["event", "table"],
+                condition=Q(table__isnull=False),
                 name="unique_draft_table",
             ),
             models.UniqueConstraint(fields=["event", "entry_a"], name="unique_draft_entry_a"),
@@ -168,9 +173,7 @@ class Group(models.Model):
 
     class Meta:
         ordering = ["order", "pk"]
-        constraints = [
-            models.UniqueConstraint(fields=["event", "name"], name="unique_group_name")
-        ]
+        constraints = [models.UniqueConstraint(fields=["event", "name"], name="unique_group_name")]
         verbose_name = _("group")
         verbose_name_plural = _("groups")
 
@@ -223,9 +226,7 @@ class SitOut(models.Model):
     player = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="sit_outs")
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["round", "player"], name="unique_sit_out")
-        ]
+        constraints = [models.UniqueConstraint(fields=["round", "player"], name="unique_sit_out")]
         verbose_name = _("sit-out")
         verbose_name_plural = _("sit-outs")
 

@@ -62,8 +62,9 @@ def build(fmt: str, size: int, tag: str = "", **options) -> Club:
         else:
             p1, p2 = make_user(f"p{i}a{tag}", club).player, make_user(f"p{i}b{tag}", club).player
             data.entries.append(
-                entries.register(data.organiser, data.event, player_1=p1, player_2=p2,
-                                 name=f"P{i}")  # fmt: skip
+                entries.register(
+                    data.organiser, data.event, player_1=p1, player_2=p2, name=f"P{i}"
+                )  # fmt: skip
             )
     data.event.refresh_from_db()
     return data
@@ -75,7 +76,9 @@ def game(a: int, b: int) -> list[dict]:
 
 def play(data: Club, match: Match, a_wins: bool = True):
     """Entered by one organiser, confirmed by the other."""
-    proposed = results.enter_result(data.organiser, match, game(*((150, 60) if a_wins else (60, 150))))
+    proposed = results.enter_result(
+        data.organiser, match, game(*((150, 60) if a_wins else (60, 150)))
+    )
     return results.confirm_result(data.organiser2, proposed)
 
 

@@ -21,7 +21,9 @@ def published_pairs(event, number):
 
 
 def play_round(data, number, top_wins=True):
-    for match in Match.objects.filter(event=data.event, round__number=number, entry_b__isnull=False):
+    for match in Match.objects.filter(
+        event=data.event, round__number=number, entry_b__isnull=False
+    ):
         play(data, match, a_wins=top_wins)
 
 
@@ -49,7 +51,9 @@ def test_draft_publish_and_standings(build_event):
     swiss.pair_round(data.organiser, data.event)
     swiss.publish(data.organiser, data.event)
     assert not published_pairs(data.event, 1) & published_pairs(data.event, 2)
-    byes = Match.objects.filter(event=data.event, entry_b__isnull=True).values_list("entry_a", flat=True)
+    byes = Match.objects.filter(event=data.event, entry_b__isnull=True).values_list(
+        "entry_a", flat=True
+    )
     assert len(set(byes)) == 2
     winners = {r.entry.pk for r in table if r.won}
     top = Match.objects.get(event=data.event, round__number=2, table=1)
@@ -102,7 +106,10 @@ def test_forbidden_pairings_are_avoided(build_event):
     swiss.forbid_pairing(data.organiser, data.event, e[0], e[2], "siblings")
     swiss.forbid_pairing(data.organiser, data.event, e[1], e[3], "family")
     swiss.forbid_pairing(data.organiser, data.event, e[3], e[1])  # again: nothing new
-    pairs = {frozenset((p.entry_a_id, p.entry_b_id)) for p in swiss.pair_round(data.organiser, data.event)}
+    pairs = {
+        frozenset((p.entry_a_id, p.entry_b_id))
+        for p in swiss.pair_round(data.organiser, data.event)
+    }
     assert frozenset((e[0].pk, e[2].pk)) not in pairs
     assert frozenset((e[1].pk, e[3].pk)) not in pairs
     with pytest.raises(ServiceError):
@@ -117,7 +124,10 @@ def test_avoid_same_club(build_event):
         entry.save()
     banned = swiss.forbidden_pairs(data.event, data.entries)
     assert frozenset((data.entries[0].pk, data.entries[1].pk)) in banned
-    pairs = {frozenset((p.entry_a_id, p.entry_b_id)) for p in swiss.pair_round(data.organiser, data.event)}
+    pairs = {
+        frozenset((p.entry_a_id, p.entry_b_id))
+        for p in swiss.pair_round(data.organiser, data.event)
+    }
     assert frozenset((data.entries[0].pk, data.entries[1].pk)) not in pairs
     assert frozenset((data.entries[2].pk, data.entries[3].pk)) not in pairs
 

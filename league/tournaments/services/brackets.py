@@ -20,8 +20,14 @@ from django.utils.translation import gettext_lazy as _
 
 from ...models import Entry, Event, Match, Result, Round
 from ...pairing import Bracket as Shape
-from ...pairing import BracketMatch, MatchState, advance, dependents_to_reset
-from ...pairing import double_elimination, single_elimination
+from ...pairing import (
+    BracketMatch,
+    MatchState,
+    advance,
+    dependents_to_reset,
+    double_elimination,
+    single_elimination,
+)
 from ...services import results as core_results
 from ...services.audit import audit
 from ...services.errors import ServiceError
@@ -53,7 +59,7 @@ def shape_of(bracket: Bracket, entrants: int | None = None) -> Shape:
 
 
 def round_name(match: BracketMatch, shape: Shape) -> str:
-    """"Final", "Semi-finals", ... for the winners' bracket of a single elimination."""
+    """ "Final", "Semi-finals", ... for the winners' bracket of a single elimination."""
     if match.stage == "winners":
         last = max(m.round for m in shape.matches if m.stage == "winners")
         from_end = last - match.round
@@ -211,11 +217,13 @@ def create_bracket(user, event: Event, seeds: list[Entry] | None = None) -> Brac
         seeds = seeded(tournament_of(event), entries)
     elif sorted(e.pk for e in seeds) != sorted(e.pk for e in entries):
         raise ServiceError(
-            "bad_seeds", _("Seed every entry that plays exactly once (%(n)s entries).")
-            % {"n": len(entries)}
+            "bad_seeds",
+            _("Seed every entry that plays exactly once (%(n)s entries).") % {"n": len(entries)},
         )
-    kind = Bracket.Kind.SINGLE if event.format == Event.Format.SINGLE_ELIMINATION else (
-        Bracket.Kind.DOUBLE
+    kind = (
+        Bracket.Kind.SINGLE
+        if event.format == Event.Format.SINGLE_ELIMINATION
+        else (Bracket.Kind.DOUBLE)
     )
     return build(user, event, kind, seeds, next_round_number(event))
 

@@ -22,10 +22,21 @@ TOURNAMENT_FORMATS = (
 ELIMINATION_FORMATS = (Event.Format.SINGLE_ELIMINATION, Event.Format.DOUBLE_ELIMINATION)
 # The tiebreaks each format starts with (the organiser may reorder them before play).
 FORMAT_TIEBREAKS = {
-    Event.Format.SWISS: ["match_wins", "buchholz", "sonneborn_berger", "point_difference",
-                         "points_for", "lots"],  # fmt: skip
-    Event.Format.INDIVIDUAL: ["match_wins", "partner_aware", "point_difference", "points_for",
-                              "lots"],  # fmt: skip
+    Event.Format.SWISS: [
+        "match_wins",
+        "buchholz",
+        "sonneborn_berger",
+        "point_difference",
+        "points_for",
+        "lots",
+    ],  # fmt: skip
+    Event.Format.INDIVIDUAL: [
+        "match_wins",
+        "partner_aware",
+        "point_difference",
+        "points_for",
+        "lots",
+    ],  # fmt: skip
 }
 
 

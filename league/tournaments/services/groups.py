@@ -16,8 +16,14 @@ from ...services.errors import ServiceError
 from ...services.events import bump_standings
 from ..models import Bracket, Group, GroupMember
 from .brackets import build, seeded
-from .common import lock_event, next_round_number, playing_entries, require_round_complete
-from .common import start_play, tournament_of
+from .common import (
+    lock_event,
+    next_round_number,
+    playing_entries,
+    require_round_complete,
+    start_play,
+    tournament_of,
+)
 from .standings import group_tables
 
 GROUPS = Event.Format.GROUPS_PLAYOFF
@@ -31,9 +37,7 @@ def draw_groups(user, event: Event) -> list[Group]:
     tournament = tournament_of(event)
     entries = seeded(tournament, playing_entries(event))
     if tournament.groups < 1 or len(entries) < 2 * tournament.groups:
-        raise ServiceError(
-            "too_few_entries", _("Every group needs at least two entries.")
-        )
+        raise ServiceError("too_few_entries", _("Every group needs at least two entries."))
     by_id = {e.pk: e for e in entries}
     groups = []
     schedules = []

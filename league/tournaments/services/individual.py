@@ -7,6 +7,7 @@ when the organiser chose it, with the next round of a complete whist schedule. A
 result is entered by a referee or a player of the table and confirmed by a second person.
 """
 
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
@@ -126,9 +127,7 @@ def _rotating_players(event: Event, players: list[Entry]) -> list[RotatingPlayer
     ):
         sat_out[pk] += 1
     order = [row.player.pk for row in individual_table(event) if row.player.pk in ids]
-    return [
-        RotatingPlayer(pk, frozenset(partners[pk]), opponents[pk], sat_out[pk]) for pk in order
-    ]
+    return [RotatingPlayer(pk, frozenset(partners[pk]), opponents[pk], sat_out[pk]) for pk in order]
 
 
 @transaction.atomic
@@ -166,8 +165,8 @@ def _check_points(event: Event, points_a, points_b) -> None:
     for value in (points_a, points_b):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_POINTS:
             raise ServiceError(
-                "bad_score", _("Points must be whole numbers from 0 to %(max)s.")
-                % {"max": MAX_POINTS}
+                "bad_score",
+                _("Points must be whole numbers from 0 to %(max)s.") % {"max": MAX_POINTS},
             )
     if points_a == points_b:
         raise ServiceError("bad_score", _("The table is tied: one side must win it."))
@@ -175,8 +174,8 @@ def _check_points(event: Event, points_a, points_b) -> None:
         Event.MatchFormat.TIME_LIMIT
     ):
         raise ServiceError(
-            "bad_score", _("No side reached the target of %(target)s.")
-            % {"target": rules_of(event).target}
+            "bad_score",
+            _("No side reached the target of %(target)s.") % {"target": rules_of(event).target},
         )
 
 
@@ -187,7 +186,7 @@ def enter_table_result(user, round_: Round, table: int, points_a, points_b) -> T
     if not round_.seats.filter(table=table).exists():
         raise ServiceError("no_table", _("There is no such table in this round."))
     if not _may_enter(user, round_, table):
-        raise ServiceError("not_allowed", _("Only a referee or a player of the table may do this."))
+        raise PermissionDenied(_("Only a referee or a player of the table may do this."))
     _check_points(round_.event, points_a, points_b)
     if round_.table_results.filter(table=table).exists():
         raise ServiceError("result_exists", _("This table's result was already entered."))
@@ -200,16 +199,18 @@ def enter_table_result(user, round_: Round, table: int, points_a, points_b) -> T
 
 @transaction.atomic
 def confirm_table_result(user, result: TableResult) -> TableResult:
-    result = TableResult.objects.select_for_update().select_related("round__event").get(
-        pk=result.pk
+    result = (
+        TableResult.objects.select_for_update().select_related("round__event").get(pk=result.pk)
     )
     round_ = result.round
     if result.status != TableResult.Status.PROPOSED:
         raise ServiceError("not_awaiting", _("This result is no longer waiting for confirmation."))
     referee = can(user, "event.referee", round_.event)
     entered_side = _side_of(result.entered_by, round_, result.table) if result.entered_by else None
-    other_side = _side_of(user, round_, result.table) not in (None, entered_side)
-    if user.pk == result.entered_by_id or not (referee or other_side):
+    side = _side_of(user, round_, result.table)
+    if not referee and side is None:
+        raise PermissionDenied(_("Only a referee or a player of the table may do this."))
+    if user.pk == result.entered_by_id or (not referee and side == entered_side):
         raise ServiceError(
             "second_person", _("A second person (a referee or an opponent) must confirm it.")
         )

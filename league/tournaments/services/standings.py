@@ -35,9 +35,7 @@ def pairs_table(event: Event) -> list[Standing]:
 def group_tables(event: Event) -> list[tuple[Group, list[Standing]]]:
     """Each group's table, from the matches between its members before the playoff."""
     bracket = getattr(event, "bracket", None)
-    outcomes = [
-        o for o in outcomes_for(event) if bracket is None or o.round < bracket.first_round
-    ]
+    outcomes = [o for o in outcomes_for(event) if bracket is None or o.round < bracket.first_round]
     multiplier = rules_of(event).shutout_multiplier
     tables = []
     for group in event.groups.prefetch_related("members__entry"):
@@ -83,9 +81,15 @@ def table_results(event: Event) -> list[MatchResult]:
         s = seats[result.round_id, result.table]
         a_wins = (result.points_a < result.points_b) == low_wins
         played.append(
-            MatchResult(a=s[1], b=s[2], partner_a=s[3], partner_b=s[4],
-                        winner=s[1] if a_wins else s[2],
-                        points_a=result.points_a, points_b=result.points_b)  # fmt: skip
+            MatchResult(
+                a=s[1],
+                b=s[2],
+                partner_a=s[3],
+                partner_b=s[4],
+                winner=s[1] if a_wins else s[2],
+                points_a=result.points_a,
+                points_b=result.points_b,
+            )  # fmt: skip
         )
     return played
 

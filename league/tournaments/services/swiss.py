@@ -11,6 +11,7 @@ as no result was entered in it.
 from itertools import combinations
 
 from django.db import transaction
+from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
 from ...models import Entry, Event, Match, Result, Round
@@ -84,7 +85,7 @@ def draft(event: Event) -> list[DraftPairing]:
     return list(
         DraftPairing.objects.filter(event=event)
         .select_related("entry_a", "entry_b")
-        .order_by("table", "pk")
+        .order_by(F("table").asc(nulls_last=True), "pk")
     )
 
 
@@ -218,8 +219,13 @@ def publish(user, event: Event) -> Round:
     DraftPairing.objects.filter(event=event).delete()
     start_play(user, event)
     bump_standings(event)
-    audit(user, "swiss.publish", round_, event=event,
-          after={"round": number, "tables": [[p.entry_a_id, p.entry_b_id] for p in pairings]})
+    audit(
+        user,
+        "swiss.publish",
+        round_,
+        event=event,
+        after={"round": number, "tables": [[p.entry_a_id, p.entry_b_id] for p in pairings]},
+    )
     return round_
 
 

@@ -1,0 +1,132 @@
+import pytest
+from django.core.exceptions import PermissionDenied
+
+from league.models import Event, Match, Result
+from league.services.errors import ServiceError
+from league.tournaments.models import Bracket, BracketSlot
+from league.tournaments.services import brackets, groups
+from league.tournaments.services.brackets import bracket_view
+
+from .conftest import game, play
+
+
+@pytest.fixture
+def confirmed(django_capture_on_commit_callbacks):
+    """Play a match as the pages do: the bracket moves on once the transaction commits."""
+
+    def run(data, match, a_wins=True):
+        with django_capture_on_commit_callbacks(execute=True):
+            return play(data, match, a_wins)
+
+    return run
+
+
+def slot_match(bracket, number) -> Match | None:
+    slot = BracketSlot.objects.filter(bracket=bracket, number=number).first()
+    return slot.match if slot else None
+
+
+def test_single_elimination_with_byes_and_third_place(build_event, confirmed):
+    data = build_event(Event.Format.SINGLE_ELIMINATION, 6, third_place=True)
+    bracket = brackets.create_bracket(data.organiser, data.event)
+    assert bracket.kind == Bracket.Kind.SINGLE and bracket.third_place
+    first = list(Match.objects.filter(event=data.event))
+    # 6 entries on 8 slots: seeds 1 and 2 have byes, two first-round matches are played.
+    assert len(first) == 2
+    seeded = {m.entry_a_id for m in first} | {m.entry_b_id for m in first}
+    assert data.entries[0].pk not in seeded and data.entries[1].pk not in seeded
+    with pytest.raises(ServiceError):
+        brackets.create_bracket(data.organiser, data.event)  # double click
+    for match in first:
+        confirmed(data, match)
+    semis = Match.objects.filter(event=data.event).exclude(pk__in=[m.pk for m in first])
+    assert semis.count() == 2
+    assert {m.entry_a_id for m in semis} == {data.entries[0].pk, data.entries[1].pk}
+    for match in semis:
+        confirmed(data, match, a_wins=False)
+    views = {v.stage: v for v in bracket_view(bracket)}
+    assert views["third_place"].match is not None
+    final = next(v for v in bracket_view(bracket) if v.name == "Final")
+    assert final.match is not None and final.winner is None
+    confirmed(data, final.match)
+    final = next(v for v in bracket_view(bracket) if v.name == "Final")
+    assert final.winner == final.home
+
+
+def test_double_elimination_through_the_reset(build_event, confirmed):
+    data = build_event(Event.Format.DOUBLE_ELIMINATION, 4, grand_final_reset=True)
+    bracket = brackets.create_bracket(data.organiser, data.event)
+    for _ in range(10):
+        pending = [v for v in bracket_view(bracket) if v.match and v.winner is None]
+        if not pending:
+            break
+        for view in pending:
+            # The losers' bracket champion wins the grand final, so the reset is played.
+            confirmed(data, view.match, a_wins=view.stage != "grand_final")
+    views = {v.stage: v for v in bracket_view(bracket)}
+    assert views["grand_final"].winner == views["grand_final"].away
+    assert views["grand_final_reset"].needed and views["grand_final_reset"].winner is not None
+    assert Match.objects.filter(event=data.event).count() == 2 * 4 - 1
+
+
+def test_correction_shows_and_resets_dependents_only_on_confirmation(build_event, confirmed):
+    data = build_event(Event.Format.SINGLE_ELIMINATION, 4)
+    bracket = brackets.create_bracket(data.organiser, data.event)
+    semi1, semi2 = slot_match(bracket, 1), slot_match(bracket, 2)
+    confirmed(data, semi1)
+    confirmed(data, semi2)
+    final = slot_match(bracket, 3)
+    confirmed(data, final)
+    same = brackets.reset_preview(semi1, game(150, 90))
+    assert same == []  # the same winner: nothing depends on the change
+    flipped = game(90, 150)
+    assert brackets.reset_preview(semi1, flipped) == [final]
+    with pytest.raises(ServiceError) as error:
+        brackets.correct_result(data.organiser, semi1, flipped, "wrong sheet")
+    assert error.value.code == "confirm_reset"
+    assert final.results.get(status=Result.Status.CONFIRMED)  # untouched
+    with pytest.raises(PermissionDenied):
+        brackets.correct_result(data.referee, semi1, flipped, "x", confirm_reset=[final.pk])
+    reset = brackets.correct_result(
+        data.organiser, semi1, flipped, "wrong sheet", confirm_reset=[final.pk]
+    )
+    assert reset == [final]
+    final.refresh_from_db()
+    assert not final.results.filter(status=Result.Status.CONFIRMED).exists()
+    assert final.entry_a_id == semi1.entry_b_id  # the corrected winner moved on
+    assert final.status == Match.Status.SCHEDULED
+
+
+def test_group_stage_then_playoff(build_event, confirmed):
+    data = build_event(Event.Format.GROUPS_PLAYOFF, 8, groups=2, qualifiers_per_group=2)
+    drawn = groups.draw_groups(data.organiser, data.event)
+    assert [g.members.count() for g in drawn] == [4, 4]
+    assert data.event.rounds.count() == 3
+    with pytest.raises(ServiceError) as error:
+        groups.start_playoff(data.organiser, data.event)
+    assert error.value.code == "round_unfinished"
+    for match in Match.objects.filter(event=data.event):
+        confirmed(data, match)
+    bracket = groups.start_playoff(data.organiser, data.event)
+    assert bracket.first_round == 4 and bracket.seeds.count() == 4
+    semis = Match.objects.filter(event=data.event, round__number=4)
+    assert semis.count() == 2
+    for match in semis:  # group winners meet the other group's runner-up
+        a, b = match.entry_a.group_member.group_id, match.entry_b.group_member.group_id
+        assert a != b
+
+
+def test_bracket_permissions(build_event):
+    data = build_event(Event.Format.SINGLE_ELIMINATION, 4)
+    for user in (data.stranger, data.referee, data.other_organiser):
+        with pytest.raises(PermissionDenied):
+            brackets.create_bracket(user, data.event)
+
+
+def test_manual_seeding_must_cover_every_entry(build_event):
+    data = build_event(Event.Format.SINGLE_ELIMINATION, 4)
+    with pytest.raises(ServiceError):
+        brackets.create_bracket(data.organiser, data.event, seeds=data.entries[:3])
+    seeds = list(reversed(data.entries))
+    bracket = brackets.create_bracket(data.organiser, data.event, seeds=seeds)
+    assert [s.entry for s in bracket.seeds.all()] == seeds
