@@ -390,24 +390,6 @@ def _fits(ends: tuple[int, ...]) -> int:
     return _FIT[ends[0]] | _FIT[ends[1]] | _FIT[ends[2]] | _FIT[ends[3]]
 
 
-def _place(
-    ends: tuple[int, ...], end: int, code: int, spinner: bool, opening: int
-) -> tuple[int, int, int, int]:
-    """The open ends once a tile covers `end`, leaving `code` (from _COVER) there."""
-    left, right, up, down = ends
-    if end == 0:
-        left = code
-    elif end == 1:
-        right = code
-    elif end == 2:
-        up = code
-    else:
-        down = code
-    if spinner and up < 0 and not (left | right) & EMPTY and IS_DOUBLE[opening]:
-        up = down = LO[opening] | DOUBLE | EMPTY
-    return left, right, up, down
-
-
 def _count(ends: tuple[int, ...], line: tuple[tuple[int, int, int], ...]) -> int:
     if len(line) == 1:
         return PIPS[line[0][0]]
@@ -423,20 +405,22 @@ def table_count(state: HandState) -> int:
     return _count(state.ends, state.line) if state.line else 0
 
 
-def _unnamed_end(state: HandState, tile: int, hand: int) -> int:
-    """Where a tile without @END goes: the first legal end, if the choice does not matter."""
+def _unnamed_end(state: HandState, tile: int) -> int:
+    """Where a tile without @END goes: the first legal end, if the choice does not matter.
+
+    It does not matter when playing it on each legal end leaves the same open ends and
+    table count (decision 2); a hand's last tile only matters under `table_points`.
+    """
     before = state.ends
     cover = _COVER[tile]
     places = [e for e in END_ORDER if cover[before[e]] >= 0]
     if not places:
         raise IllegalAction("does_not_fit", f"{NAME[tile]} fits no open end")
-    if len(places) > 1 and (state.setup.rules.table_points or hand != BIT[tile]):
-        spinner, line = state.setup.rules.spinner, state.line
+    if len(places) > 1 and (state.setup.rules.table_points or state.hands[state.turn] != BIT[tile]):
         keys = set()
         for e in places:
-            ends = _place(before, e, cover[before[e]], spinner, line[0][0])
-            count = _count(ends, line + ((tile, e, cover[before[e]] & 7),))
-            keys.add((tuple(sorted(c & 15 for c in ends if c >= 0)), count))
+            after = apply(state, f"{NAME[tile]}@{END_NAMES[e]}")[0]
+            keys.add((tuple(sorted(c & 15 for c in after.ends if c >= 0)), table_count(after)))
         if len(keys) > 1:
             raise IllegalAction("ambiguous_end", f"{NAME[tile]} fits several ends; name one")
     return places[0]
@@ -448,18 +432,12 @@ def _unnamed_end(state: HandState, tile: int, hand: int) -> int:
 def apply(state: HandState, action: str) -> tuple[HandState, tuple[Event, ...]]:
     """The state after `action` (a record action string) and the events it scored.
 
-    Raises IllegalAction with the error code of the hand-record table.
+    Raises IllegalAction with the error code of the hand-record table. An ordinary play,
+    the bulk of every hand, is decided in this one frame: it is the hot path of live play
+    and of adjudication alike.
     """
-    status = state.status
-    if status != PLAY:
-        if status == DECLARE:
-            choice = action.removesuffix(AUTO) if isinstance(action, str) else action
-            if choice not in CHOICES:
-                raise IllegalAction(
-                    "bad_declaration", f"seat {state.turn} must first choose points or redeal"
-                )
-            return declare(state, state.turn, choice)
-        raise IllegalAction("after_end", "the hand has already ended")
+    if state.status != PLAY:
+        return _not_in_play(state, action)
     try:
         parsed = ACTIONS.get(action)
     except TypeError:  # unhashable junk
@@ -467,16 +445,8 @@ def apply(state: HandState, action: str) -> tuple[HandState, tuple[Event, ...]]:
     if parsed is None:
         raise IllegalAction("bad_tile", f"{action!r} is not a tile, 'pass' or 'draw'")
     kind, tile, end, first = parsed
-    if kind == _PLAY:
-        return _play(state, action, tile, end, first)
-    if kind == _PASS:
-        return _pass(state, action)
-    return _draw(state, action)
-
-
-def _play(
-    state: HandState, action: str, tile: int, end: int, first: int
-) -> tuple[HandState, tuple[Event, ...]]:
+    if kind != _PLAY:
+        return _pass(state, action) if kind == _PASS else _draw(state, action)
     setup, _, seat, hands, drawn, line, before, _, last, points, normal, events, actions, _, _ = (
         state
     )
@@ -484,42 +454,81 @@ def _play(
     bit = BIT[tile]
     if not hand & bit:
         raise IllegalAction("not_in_hand", f"seat {seat} does not hold {NAME[tile]}")
-    rules = setup.rules
-    opening = not line
-    if line:
-        cover = _COVER[tile]
-        if end < 0:
-            left, right = cover[before[0]], cover[before[1]]
-            if before[2] < 0 and (left < 0) != (right < 0):
-                end = 0 if right < 0 else 1  # the one legal place
-            else:
-                end = _unnamed_end(state, tile, hand)
-        code = cover[before[end]]
-        if code < 0:
-            raise IllegalAction("does_not_fit", f"{NAME[tile]} does not fit that end")
-        ends = _place(before, end, code, rules.spinner, line[0][0])
-        line += ((tile, end, code & 7),)
+    if not line:
+        return _open(state, action, tile, first)
+    cover = _COVER[tile]
+    if end < 0:
+        left, right = cover[before[0]], cover[before[1]]
+        if before[2] < 0 and (left < 0) != (right < 0):
+            end = 0 if right < 0 else 1  # the one legal place
+        else:
+            end = _unnamed_end(state, tile)
+    code = cover[before[end]]
+    if code < 0:
+        raise IllegalAction("does_not_fit", f"{NAME[tile]} does not fit that end")
+    left, right, up, down = before
+    if end == 0:
+        left = code
+    elif end == 1:
+        right = code
+    elif end == 2:
+        up = code
     else:
-        if setup.forced >= 0 and tile != setup.forced:
-            raise IllegalAction(
-                "wrong_opening_tile", f"the hand must open with {NAME[setup.forced]}"
-            )
-        if setup.need_double and not IS_DOUBLE[tile]:
-            raise IllegalAction("wrong_opening_tile", "the winner must open with a double")
-        flags = DOUBLE | EMPTY if IS_DOUBLE[tile] else EMPTY
-        ends = (first | flags, _COVER[tile][first] & 7 | flags, -1, -1)
-        line = ((tile, -1, first),)
+        down = code
+    rules = setup.rules
+    if rules.spinner and up < 0 and not (left | right) & EMPTY:
+        opening = line[0][0]
+        if IS_DOUBLE[opening]:  # both arms of a double opening are covered: the spinner opens
+            up = down = LO[opening] | DOUBLE | EMPTY
+    line += ((tile, end, code & 7),)
     hand ^= bit
     hands = _WITH[len(hands)][seat](hands, hand)
-    if hand and last != seat and not opening and not rules.table_points:
+    if hand and last != seat and not rules.table_points:
         return _new(HandState, (
-            setup, PLAY, (seat + 1) % len(hands), hands, drawn, line, ends, 0, seat, points,
-            normal, events, actions + (action,), state.declarations, None,
+            setup, PLAY, (seat + 1) % len(hands), hands, drawn, line, (left, right, up, down),
+            0, seat, points, normal, events, actions + (action,), state.declarations, None,
         )), ()  # fmt: skip
+    return _scored_play(state, action, tile, hands, line, (left, right, up, down))
+
+
+def _not_in_play(state: HandState, action: str) -> tuple[HandState, tuple[Event, ...]]:
+    """An action while the five-doubles choice is pending, or after the hand has ended."""
+    if state.status == DECLARE:
+        choice = action.removesuffix(AUTO) if isinstance(action, str) else action
+        if choice not in CHOICES:
+            raise IllegalAction(
+                "bad_declaration", f"seat {state.turn} must first choose points or redeal"
+            )
+        return declare(state, state.turn, choice)
+    raise IllegalAction("after_end", "the hand has already ended")
+
+
+def _open(
+    state: HandState, action: str, tile: int, first: int
+) -> tuple[HandState, tuple[Event, ...]]:
+    """The opening play: `first`, the half named first, lies on the left."""
+    setup, seat, hands = state.setup, state.turn, state.hands
+    if setup.forced >= 0 and tile != setup.forced:
+        raise IllegalAction("wrong_opening_tile", f"the hand must open with {NAME[setup.forced]}")
+    if setup.need_double and not IS_DOUBLE[tile]:
+        raise IllegalAction("wrong_opening_tile", "the winner must open with a double")
+    flags = DOUBLE | EMPTY if IS_DOUBLE[tile] else EMPTY
+    ends = (first | flags, _COVER[tile][first] & 7 | flags, -1, -1)
+    hands = _WITH[len(hands)][seat](hands, hands[seat] ^ BIT[tile])
+    return _scored_play(state, action, tile, hands, ((tile, -1, first),), ends)
+
+
+def _scored_play(
+    state: HandState, action: str, tile: int, hands: tuple[int, ...],
+    line: tuple[tuple[int, int, int], ...], ends: tuple[int, int, int, int],
+) -> tuple[HandState, tuple[Event, ...]]:  # fmt: skip
+    """A play that may score: table points, a galo or paso corrido, the opening, a domino."""
+    setup, _, seat, _, drawn, _, before, _, last, points, normal, events, actions, _, _ = state
+    rules = setup.rules
+    hand = hands[seat]
     lo, hi = LO[tile], HI[tile]
     n = len(hands)
     i = len(actions)
-    actions += (action,)
     side = setup.side[seat]
     if rules.table_points:
         count = _count(ends, line)
@@ -536,7 +545,7 @@ def _play(
                 events, points, normal = _score(
                     setup, events, points, normal, i, seat, side, kind, value
                 )
-    if opening and rules.pairs:
+    if len(line) == 1 and rules.pairs:
         value = rules.opening_bonus_double if lo == hi else rules.opening_bonus_other
         fits = _fits(ends)
         if value and not hands[(seat + 1) % n] & fits and hands[(seat + 2) % n] & fits:
@@ -562,7 +571,7 @@ def _play(
         )
     new = _new(HandState, (
         setup, status, turn, hands, drawn, line, ends, 0, seat, points, normal, events,
-        actions, state.declarations, result,
+        actions + (action,), state.declarations, result,
     ))  # fmt: skip
     return new, events[len(state.events) :]
 
