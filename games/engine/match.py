@@ -3,6 +3,7 @@
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from operator import add
 from typing import NamedTuple
 
 from .errors import EngineError
@@ -35,8 +36,8 @@ def match_end(
 def hand_outcome(state: HandState) -> Outcome:
     """The match after this hand; an unfinished hand leads nobody and ends nothing."""
     setup = state.setup
-    scores = tuple(a + b for a, b in zip(setup.scores_before, state.points, strict=True))
-    normal = tuple(a + b for a, b in zip(setup.normal_before, state.normal, strict=True))
+    scores = tuple(map(add, setup.scores_before, state.points))
+    normal = tuple(map(add, setup.normal_before, state.normal))
     if state.status not in ENDED:
         return Outcome(scores, normal, None, False, None, False)
     return Outcome(

@@ -57,16 +57,6 @@ def _subsets(mask: int) -> list[int]:
         sub = (sub - 1) & mask
 
 
-# _PLAYS[end][n][hand & SUIT[n]]: the legal actions placing tiles of that hand on that end.
-_PLAYS: tuple[tuple[dict[int, tuple[str, ...]], ...], ...] = tuple(
-    tuple(
-        {sub: tuple(f"{NAME[t]}@{end}" for t in tiles_of(sub)) for sub in _subsets(SUIT[n])}
-        for n in range(7)
-    )
-    for end in END_NAMES
-)
-
-
 def _cover(tile: int, code: int) -> int:
     n = code & 7
     outer = HI[tile] if LO[tile] == n else LO[tile] if HI[tile] == n else -1
@@ -80,7 +70,23 @@ _COVER: tuple[tuple[int, ...], ...] = tuple(
 )
 # The tiles that fit an end code; index -1 (a closed end) is the last entry: nothing fits.
 _FIT: tuple[int, ...] = tuple(SUIT[c & 7] if c & 7 < 7 else 0 for c in range(32)) + (0,)
-# _WITH[players][seat](hands, hand): `hands` with that seat's hand replaced, without slicing.
+
+
+def _plays_on(end: str) -> tuple[dict[int, tuple[str, ...]], ...]:
+    """For each end code (index -1: closed), the actions playing fitting tiles on that end."""
+    by_number = [
+        {sub: tuple(f"{NAME[t]}@{end}" for t in tiles_of(sub)) for sub in _subsets(SUIT[n])}
+        for n in range(7)
+    ]
+    none: dict[int, tuple[str, ...]] = {0: ()}
+    return tuple(by_number[c & 7] if c & 7 < 7 else none for c in range(32)) + (none,)
+
+
+# _PLAYS[end][code][hand & _FIT[code]]: the legal actions placing tiles of that hand on that
+# end when it has that end code (tiles.py).
+_PLAYS = tuple(_plays_on(end) for end in END_NAMES)
+# _WITH[n][i](values, x): the n `values` with the i-th replaced by x, without slicing
+# (hands per seat, points per side).
 _WITH: dict[int, tuple[Callable[[tuple[int, ...], int], tuple[int, ...]], ...]] = {
     2: (lambda h, x: (x, h[1]), lambda h, x: (h[0], x)),
     3: (lambda h, x: (x, h[1], h[2]), lambda h, x: (h[0], x, h[2]), lambda h, x: (h[0], h[1], x)),
@@ -339,13 +345,14 @@ def _score(
 ) -> tuple[tuple[Event, ...], tuple[int, ...], tuple[int, ...]]:  # fmt: skip
     """Score one event; bonuses (every kind but `hand`) are capped under `bonus_cap`."""
     rules = setup.rules
+    with_side = _WITH[len(points)][side]
     if kind == "hand":
-        normal = normal[:side] + (normal[side] + value,) + normal[side + 1 :]
+        normal = with_side(normal, normal[side] + value)
     elif rules.bonus_cap:
         room = rules.target - 1 - setup.scores_before[side] - points[side]
         value = max(0, min(value, room))
-    points = points[:side] + (points[side] + value,) + points[side + 1 :]
-    return events + (Event(action, seat, side, kind, value),), points, normal
+    points = with_side(points, points[side] + value)
+    return events + (_new(Event, (action, seat, side, kind, value)),), points, normal
 
 
 def _before_opening(state: HandState, events: tuple[Event, ...]) -> HandState:
@@ -671,7 +678,7 @@ def _hand_points(
                     events,
                     points,
                     normal,
-                    Result(None, None, blocker, opener.get(rules.after_tie_opener)),
+                    _new(Result, (None, None, blocker, opener.get(rules.after_tie_opener))),
                 )
             win = sums.index(low)
             seat = min((s for s in order if side[s] == win), key=lambda s: pips[s])
@@ -692,7 +699,7 @@ def _hand_points(
                 events, points, normal = _score(
                     setup, events, points, normal, i, None, x, "hand", own - own % rules.round_to
                 )
-    return events, points, normal, Result(shown, win, blocker, leader)
+    return events, points, normal, _new(Result, (shown, win, blocker, leader))
 
 
 # ---------------------------------------------------------------- queries
@@ -710,9 +717,9 @@ def legal_actions(state: HandState) -> tuple[str, ...]:
             return (NAME[setup.forced],)
         return tuple(NAME[t] for t in tiles_of(hand & DOUBLES if setup.need_double else hand))
     left, right, up, down = state.ends
-    out = _PLAYS[0][left & 7][hand & SUIT[left & 7]] + _PLAYS[1][right & 7][hand & SUIT[right & 7]]
+    out = _PLAYS[0][left][hand & _FIT[left]] + _PLAYS[1][right][hand & _FIT[right]]
     if up >= 0:
-        out += _PLAYS[2][up & 7][hand & SUIT[up & 7]] + _PLAYS[3][down & 7][hand & SUIT[down & 7]]
+        out += _PLAYS[2][up][hand & _FIT[up]] + _PLAYS[3][down][hand & _FIT[down]]
     if out:
         return out
     return ("draw",) if state.drawn < len(setup.boneyard) else ("pass",)
