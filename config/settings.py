@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "league",
     "league.tournaments",
+    "league.ratings",
     "games",
 ]
 
