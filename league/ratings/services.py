@@ -218,7 +218,8 @@ def _exclusive(pool_id: int) -> Iterator[bool]:
                 cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_NAMESPACE, pool_id])
 
 
-def _pending(pool_id: int) -> bool:
+def pending(pool_id: int) -> bool:
+    """Is a recalculation of the pool asked for, or under way?"""
     return RatingPool.objects.filter(
         Q(dirty_from__isnull=False) | Q(replaying_from__isnull=False), pk=pool_id
     ).exists()
@@ -243,7 +244,7 @@ def recalculate(pool_id: int) -> int:
     0 when another call holds the pool: it takes this request up before it finishes.
     """
     replays = 0
-    while _pending(pool_id):
+    while pending(pool_id):
         with _exclusive(pool_id) as acquired:
             if not acquired:
                 break

@@ -1,15 +1,13 @@
-"""The hook: each confirmed result (and each correction) is rated once its transaction commits."""
+"""The hook: the league's `result_confirmed` signal, sent once a result (or a correction, or
+a referee's ruling) is confirmed and its transaction has committed."""
 
-from django.db import transaction
-from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from league.models import Result
+from league.signals import result_confirmed
 
 from . import services
 
 
-@receiver(post_save, sender=Result, dispatch_uid="ratings.rate_confirmed_result")
-def rate_confirmed_result(sender, instance: Result, **kwargs) -> None:
-    if instance.status == Result.Status.CONFIRMED:
-        transaction.on_commit(lambda: services.result_counted(instance.match))
+@receiver(result_confirmed, dispatch_uid="ratings.rate_confirmed_result")
+def rate_confirmed_result(sender, match, result, correction: bool = False, **kwargs) -> None:
+    services.result_counted(match)

@@ -1,0 +1,144 @@
+"""Updates, corrections and late results: the pool always equals a computation from scratch."""
+
+import random
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.core.management import call_command
+
+from league.models import Event, Organisation
+from league.ratings import services
+from league.ratings.models import RatedMatch, Rating, RatingChange, RatingPool
+
+from .conftest import Pool, build_pool, by_openskill
+
+
+def stored(pool: Pool) -> dict[int, tuple[float, float]]:
+    return {r.player_id: (r.mu, r.sigma) for r in Rating.objects.filter(pool=pool.pool)}
+
+
+def recalculate(pool: Pool) -> int:
+    return services.recalculate(pool.pool.pk)
+
+
+def play_random(pool: Pool, count: int, seed: int = 7) -> None:
+    rng = random.Random(seed)
+    for _ in range(count):
+        four = tuple(rng.sample(range(len(pool.players)), 4))
+        games_a = rng.choice([0, 1, 2])
+        pool.play(four, games_a, 2 - games_a if games_a != 1 else 1)
+
+
+def test_hand_worked_matches_agree_with_openskill(pool):
+    pool.play((0, 1, 2, 3), 2, 0)
+    pool.play((0, 2, 1, 3), 0, 2)
+    pool.play((1, 2, 0, 3), 1, 1)
+    assert recalculate(pool) == 1
+    assert stored(pool) == by_openskill(pool)
+    first = Rating.objects.get(pool=pool.pool, player=pool.players[3])
+    assert first.matches == 3
+    assert first.ordinal == first.mu - 3 * first.sigma
+
+
+def test_each_confirmation_rates_incrementally_like_a_replay(pool):
+    for i in range(6):
+        pool.play((i % 8, (i + 1) % 8, (i + 2) % 8, (i + 3) % 8), 2, 0)
+        recalculate(pool)
+        assert stored(pool) == by_openskill(pool)
+    assert RatingChange.objects.filter(pool=pool.pool).count() == 6 * 4
+
+
+def test_a_correction_recalculates_from_that_match_like_from_scratch(pool):
+    play_random(pool, 30)
+    recalculate(pool)
+    before = stored(pool)
+    match = pool.played[9][0]
+    pool.correct(match, 0, 2 if pool.played[9][2] else 0)
+    assert (
+        RatingPool.objects.get(pk=pool.pool.pk).dirty_from
+        == RatedMatch.objects.get(match=match).played_at
+    )
+    assert recalculate(pool) == 1
+    after = stored(pool)
+    assert after != before
+    assert after == by_openskill(pool)
+    # From scratch, by the operators' command, gives the very same numbers.
+    call_command("recalculate_ratings", "--pool", str(pool.pool.pk), verbosity=0)
+    assert stored(pool) == after
+    assert RatingChange.objects.filter(pool=pool.pool).count() == 30 * 4
+
+
+def test_a_late_result_on_an_earlier_day_is_rated_in_its_place(pool):
+    for day in (1, 2, 3, 5):
+        pool.play((0, 1, 2, 3), 2, 0, day=day)
+    recalculate(pool)
+    pool.play((2, 3, 0, 1), 2, 0, day=4)  # ruled on later, played before the last match
+    assert recalculate(pool) == 1
+    assert stored(pool) == by_openskill(pool)
+    last = RatingChange.objects.filter(pool=pool.pool, player=pool.players[0]).latest("played_at")
+    assert last.match_id == pool.played[3][0].pk
+
+
+def test_replaying_twice_changes_nothing(pool):
+    play_random(pool, 12)
+    recalculate(pool)
+    first = stored(pool)
+    services.mark_dirty(pool.pool.pk, services.FROM_START)
+    recalculate(pool)
+    services.mark_dirty(pool.pool.pk, pool.played[5][0].scheduled)
+    recalculate(pool)
+    assert stored(pool) == first
+    assert RatingChange.objects.filter(pool=pool.pool).count() == 12 * 4
+
+
+def test_forfeits_and_incomplete_pairs_are_not_rated(pool):
+    pool.play((0, 1, 2, 3), 2, 0)
+    pool.play((4, 5, 6, 7), 0, 2, forfeit=True)
+    recalculate(pool)
+    assert set(stored(pool)) == {p.pk for p in pool.players[:4]}
+
+
+def test_an_event_that_stops_feeding_takes_its_ratings_away(pool):
+    pool.play((0, 1, 2, 3), 2, 0)
+    recalculate(pool)
+    services.feed(pool.event, None)
+    recalculate(pool)
+    assert not Rating.objects.filter(pool=pool.pool).exists()
+    assert not RatingChange.objects.filter(pool=pool.pool).exists()
+    services.feed(pool.event, pool.pool)
+    recalculate(pool)
+    assert stored(pool) == by_openskill(pool)
+
+
+def test_an_event_moved_to_another_pool_is_replayed_in_both(db):
+    first, second = build_pool(tag="1"), build_pool(tag="2")
+    first.play((0, 1, 2, 3), 2, 0)
+    recalculate(first)
+    club = first.event.organisation
+    club.parent = second.pool.organisation  # the first club is a member of the second
+    club.save()
+    services.feed(first.event, second.pool)
+    recalculate(first)
+    recalculate(second)
+    assert not Rating.objects.filter(pool=first.pool).exists()
+    assert Rating.objects.filter(pool=second.pool).count() == 4
+
+
+def test_which_events_may_feed_which_pool(db):
+    club = Organisation.objects.create(name="Club A", slug="club-a")
+    other = Organisation.objects.create(name="Club B", slug="club-b")
+    board = Event.objects.create(organisation=club, name="Liga", slug="liga-a")
+    online = Event.objects.create(organisation=club, name="Online", slug="online-a",
+                                  mode=Event.Mode.ONLINE)  # fmt: skip
+    services.check_feed(board, services.organisation_pool(club))
+    services.check_feed(online, services.global_pool())
+    refused = [
+        (board, services.organisation_pool(other)),
+        (online, services.organisation_pool(club)),
+        (board, services.global_pool()),
+    ]
+    for event, pool in refused:
+        with pytest.raises(ValidationError):
+            services.feed(event, pool)
+    assert services.global_pool() == services.global_pool()
+    assert RatingPool.objects.filter(kind=RatingPool.Kind.GLOBAL).count() == 1
