@@ -3,11 +3,12 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from league import views as league_views
 from league.forms import QueuedPasswordResetForm
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/setlang/", league_views.set_language, name="set_language"),
     path("api/v1/", include("config.api_urls")),
     path(
         "accounts/password_reset/",

@@ -29,7 +29,7 @@ class SignUpForm(UserCreationForm):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = Player
-        fields = ("display_name", "country", "photo")
+        fields = ("display_name", "country", "language", "photo")
 
 
 class QueuedPasswordResetForm(PasswordResetForm):

@@ -2,7 +2,9 @@
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
+from django.utils import translation
 
 from .models import Notification
 
@@ -17,8 +19,27 @@ def push_to_user(user_id: int, message: dict) -> None:
         async_to_sync(layer.group_send)(user_group(user_id), message)
 
 
-def notify(user, message: str, url: str = "") -> Notification:
-    notification = Notification.objects.create(user=user, message=message, url=url)
+def language_of(user) -> str:
+    """The language a user reads messages in: their profile's, else the site's default."""
+    player = getattr(user, "player", None) if user is not None else None
+    return (player.language if player is not None else "") or settings.LANGUAGE_CODE
+
+
+def in_language_of(user, message, params: dict | None = None) -> str:
+    """Render a (lazy) translatable message, with its parameters, in the user's language.
+
+    Parameters are formatted inside the same language, so that a match's name or a date
+    also reads in the recipient's language, not in the language of whoever acted.
+    """
+    with translation.override(language_of(user)):
+        params = {key: str(value) for key, value in (params or {}).items()}
+        return str(message) % params if params else str(message)
+
+
+def notify(user, message, url: str = "", **params) -> Notification:
+    """Notify a user; `message` is a lazy translatable string, `params` fill it in."""
+    text = in_language_of(user, message, params)
+    notification = Notification.objects.create(user=user, message=text[:300], url=url)
     payload = {
         "type": "notification.created",
         "id": notification.pk,

@@ -3,8 +3,10 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
+from django.views.i18n import set_language as django_set_language
 
 from . import accounts
 from .forms import ProfileForm, SignUpForm
@@ -30,6 +32,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             email=form.cleaned_data["email"],
             password=form.cleaned_data["password1"],
             display_name=form.cleaned_data["display_name"],
+            language=get_language() or "",
         )
         login(request, player.user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to Capicúa, %(name)s!") % {"name": player})
@@ -52,3 +55,11 @@ def profile(request: HttpRequest) -> HttpResponse:
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
     return render(request, "league/player.html", {"player": player})
+
+
+@require_http_methods(["POST"])
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's language switch, remembered on the profile of a signed-in user."""
+    response = django_set_language(request)
+    accounts.remember_language(request.user, request.POST.get("language", ""))
+    return response

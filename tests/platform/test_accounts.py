@@ -80,3 +80,36 @@ def test_password_reset_mail_is_sent_by_the_worker(client, celery_worker_process
     client.post(form_page.redirect_chain[-1][0],
                 {"new_password1": "new-password-42x", "new_password2": "new-password-42x"})
     assert client.login(username="marco", password="new-password-42x")
+
+
+def test_the_chosen_language_is_remembered_and_used_for_notifications(client, django_user_model):
+    from django.utils import translation
+    from django.utils.translation import gettext_lazy
+
+    from league.notifications import notify
+
+    user = django_user_model.objects.create_user("carmen", "carmen@example.com", "pw")
+    client.force_login(user)
+    client.post(reverse("set_language"), {"language": "pt-br", "next": "/"})
+    assert Player.objects.get(user=user).language == "pt-br"
+    with translation.override("es"):
+        notification = notify(user, gettext_lazy("Welcome to Capicúa, %(name)s!"), name="Carmen")
+    assert notification.message == "Bem-vindo ao Capicúa, Carmen!"
+
+
+def test_signup_remembers_the_language_of_the_page(client):
+    client.post(
+        reverse("signup"),
+        {"username": "tomas", "email": "t@example.com", "display_name": "Tomás",
+         "password1": "domino-capicua-77", "password2": "domino-capicua-77"},
+        headers={"accept-language": "en"},
+    )
+    assert Player.objects.get(user__username="tomas").language == "en"
+
+
+def test_a_nonsense_language_changes_nothing(client, django_user_model):
+    user = django_user_model.objects.create_user("pedro", "p@example.com", "pw")
+    Player.objects.create(user=user, display_name="Pedro", language="es")
+    client.force_login(user)
+    client.post(reverse("set_language"), {"language": "klingon", "next": "/"})
+    assert Player.objects.get(user=user).language == "es"
