@@ -1,9 +1,13 @@
 """What every endpoint of /api/v1/ shares: the error shape and the routes to the app APIs."""
 
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from league.services.errors import ServiceError
 
 ERROR_CODES = {
     exceptions.ParseError: "malformed_request",
@@ -16,11 +20,18 @@ ERROR_CODES = {
     exceptions.UnsupportedMediaType: "unsupported_media_type",
     exceptions.Throttled: "rate_limited",
     exceptions.ValidationError: "invalid",
+    Http404: "not_found",
+    PermissionDenied: "forbidden",
 }
 
 
 def exception_handler(exc, context) -> Response | None:
-    """Every API error is `{"error": {"code", "message", "fields"?}}`, translated."""
+    """Every API error is `{"error": {"code", "message", "fields"?}}`, translated.
+
+    A competition rule that refuses an action (ServiceError) is 422 with the rule's code.
+    """
+    if isinstance(exc, ServiceError):
+        return error_response(exc.code, str(exc.message), status.HTTP_422_UNPROCESSABLE_ENTITY)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "league.tournaments",
     "league.ratings",
     "games",
+    "league.api",
 ]
 
 MIDDLEWARE = [
@@ -66,6 +67,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "league.api.http.ReadCorsMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -235,13 +237,23 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("API_RATE_ANON", "120/min"),
         "user": os.environ.get("API_RATE_USER", "600/min"),
+        "key": os.environ.get("API_RATE_KEY", "1200/min"),
     },
 }
+# Webhooks: attempts per delivery, and the first retry's delay (seconds; doubling after).
+WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", "6"))
+WEBHOOK_RETRY_BASE = float(os.environ.get("WEBHOOK_RETRY_BASE", "30"))
 SPECTACULAR_SETTINGS = {
     "TITLE": "Capicúa API",
     "DESCRIPTION": "Leagues, tournaments, results, standings and ratings of partnership dominoes.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "ENUM_NAME_OVERRIDES": {
+        "EventStatusEnum": "league.models.Event.Status",
+        "EntryStatusEnum": "league.models.Entry.Status",
+        "MatchStatusEnum": "league.models.Match.Status",
+        "ResultStatusEnum": "league.models.Result.Status",
+    },
 }
 
 LOGGING = {

@@ -16,6 +16,7 @@ urlpatterns = [
         name="password_reset",
     ),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("league.api.urls")),
     path("", include("league.urls")),
 ]
 

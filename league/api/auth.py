@@ -1,0 +1,96 @@
+"""How API callers are known, what a key may touch, and how fast each may ask."""
+
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import exceptions, permissions, throttling
+from rest_framework.authentication import BaseAuthentication
+
+from league.models import Organisation
+
+from .models import ApiKey
+from .services import in_scope, key_for_token
+
+KEY_HEADER = "HTTP_X_API_KEY"
+LAST_USED_RESOLUTION = 60  # seconds: `last_used` is written at most once a minute per key
+
+
+class ApiKeyAuthentication(BaseAuthentication):
+    """`Authorization: Bearer cap_…` or `X-Api-Key: cap_…`; the caller is the key's creator."""
+
+    def authenticate(self, request):
+        token = request.META.get(KEY_HEADER, "")
+        header = request.META.get("HTTP_AUTHORIZATION", "")
+        if not token and header.lower().startswith("bearer "):
+            token = header[7:].strip()
+        if not token:
+            return None
+        key = key_for_token(token)
+        if key is None:
+            raise exceptions.AuthenticationFailed(_("This API key is not valid or was revoked."))
+        now = timezone.now()
+        if key.last_used is None or (now - key.last_used).total_seconds() > LAST_USED_RESOLUTION:
+            ApiKey.objects.filter(pk=key.pk).update(last_used=now)
+        return key.created_by, key
+
+    def authenticate_header(self, request) -> str:
+        return 'Bearer realm="api"'
+
+
+class ApiKeySchema(OpenApiAuthenticationExtension):
+    target_class = ApiKeyAuthentication
+    name = "apiKey"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "http", "scheme": "bearer", "description": "cap_<prefix>_<secret>"}
+
+
+def api_key(request) -> ApiKey | None:
+    return request.auth if isinstance(request.auth, ApiKey) else None
+
+
+class KeyScope(permissions.BasePermission):
+    """Anyone reads; writing needs a caller (a session or a key), and a read-write key.
+
+    Which member may do what is the competition services' decision; `check_scope` keeps a
+    key within its organisation.
+    """
+
+    message = _("This API key is read-only.")
+
+    def has_permission(self, request, view) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        key = api_key(request)
+        return request.user.is_authenticated and (key is None or key.writes)
+
+
+def check_scope(request, organisation: Organisation) -> None:
+    """Refuse a write by a key outside its organisation (called on every write)."""
+    key = api_key(request)
+    if key is not None and not in_scope(key, organisation):
+        raise exceptions.PermissionDenied(_("This API key belongs to another organisation."))
+
+
+class KeyRateThrottle(throttling.SimpleRateThrottle):
+    """Requests with an API key are counted per key (rate `key`)."""
+
+    scope = "key"
+
+    def get_cache_key(self, request, view):
+        key = api_key(request)
+        if key is None:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": key.pk}
+
+
+class UserRateThrottle(throttling.UserRateThrottle):
+    """Signed-in users on the site's pages, per user (rate `user`); keys are counted above."""
+
+    def get_cache_key(self, request, view):
+        if api_key(request) is not None:
+            return None
+        return super().get_cache_key(request, view)
+
+
+THROTTLES = [throttling.AnonRateThrottle, UserRateThrottle, KeyRateThrottle]

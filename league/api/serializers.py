@@ -1,0 +1,273 @@
+"""What the API shows of the competition: public fields only, never a live hand's tiles."""
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from league.models import (
+    Division,
+    Entry,
+    Event,
+    Match,
+    Organisation,
+    Player,
+    Result,
+    Round,
+    Season,
+)
+from league.services.events import EDITABLE
+
+
+class OrganisationSerializer(serializers.ModelSerializer):
+    parent = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = Organisation
+        fields = ["id", "slug", "name", "kind", "parent", "country", "city"]
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    photo = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Player
+        fields = ["id", "display_name", "club", "country", "photo"]
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_photo(self, player: Player) -> str | None:
+        if not player.photo:
+            return None
+        request = self.context.get("request")
+        url = player.photo.url
+        return request.build_absolute_uri(url) if request else url
+
+
+class PlayerRefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "display_name"]
+
+
+class DivisionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Division
+        fields = ["id", "name", "order"]
+
+
+class EventSerializer(serializers.ModelSerializer):
+    """An event's settings; `organisation` (a slug) is given once, on creation."""
+
+    organisation = serializers.SlugRelatedField(
+        slug_field="slug", queryset=Organisation.objects.all()
+    )
+    season = serializers.PrimaryKeyRelatedField(
+        queryset=Season.objects.all(), allow_null=True, required=False
+    )
+    divisions = DivisionSerializer(many=True, read_only=True)
+    rule_overrides = serializers.DictField(required=False)
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=Event.Tiebreak.choices), required=False
+    )
+
+    class Meta:
+        model = Event
+        fields = ["id", "slug", "organisation", "status", "created", "divisions",
+                  "results_version", *EDITABLE]  # fmt: skip
+        read_only_fields = ["id", "slug", "status", "created", "divisions", "results_version"]
+
+    def get_fields(self):
+        fields = super().get_fields()
+        if self.instance is not None and not isinstance(self.instance, list):
+            fields["organisation"].read_only = True
+        return fields
+
+
+class StatusSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=Event.Status.choices)
+
+
+class FixturesSerializer(serializers.Serializer):
+    first_date = serializers.DateField(required=False, allow_null=True)
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    event = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = Round
+        fields = ["id", "event", "division", "number", "name", "date"]
+
+
+class EntryRefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Entry
+        fields = ["id", "name"]
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    """An entry; on creation the players are given by id (`player_1`, `player_2`, …)."""
+
+    event = serializers.SlugRelatedField(slug_field="slug", queryset=Event.objects.all())
+    club = serializers.SlugRelatedField(
+        slug_field="slug", queryset=Organisation.objects.all(), allow_null=True, required=False
+    )
+    players = PlayerRefSerializer(many=True, read_only=True)
+    player_1 = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), write_only=True, required=False, allow_null=True
+    )
+    player_2 = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), write_only=True, required=False, allow_null=True
+    )
+    captain = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), required=False, allow_null=True
+    )
+    team = serializers.PrimaryKeyRelatedField(
+        queryset=Entry.objects.all(), required=False, allow_null=True
+    )
+    division = serializers.PrimaryKeyRelatedField(
+        queryset=Division.objects.all(), required=False, allow_null=True
+    )
+    name = serializers.CharField(max_length=120, required=False, allow_blank=True)
+
+    class Meta:
+        model = Entry
+        fields = ["id", "event", "name", "status", "division", "team", "club", "players",
+                  "player_1", "player_2", "captain", "late", "checked_in", "lot",
+                  "registered"]  # fmt: skip
+        read_only_fields = ["id", "status", "late", "checked_in", "lot", "registered"]
+
+
+class WithdrawSerializer(serializers.Serializer):
+    disqualify = serializers.BooleanField(default=False)
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+
+class GameSerializer(serializers.Serializer):
+    """One game of a match: its points, and optionally its hands as `domino-hand/1` records."""
+
+    points_a = serializers.IntegerField(min_value=0)
+    points_b = serializers.IntegerField(min_value=0)
+    hands = serializers.ListField(child=serializers.DictField(), required=False, max_length=200)
+
+
+class ResultInputSerializer(serializers.Serializer):
+    games = GameSerializer(many=True, allow_empty=False, max_length=25)
+    note = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+
+class NoteSerializer(serializers.Serializer):
+    note = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+
+class GameScoreSerializer(serializers.Serializer):
+    points_a = serializers.IntegerField()
+    points_b = serializers.IntegerField()
+    hands = serializers.IntegerField(help_text="How many hand records the game has.")
+
+
+class ResultSerializer(serializers.ModelSerializer):
+    event = serializers.SlugRelatedField(source="match.event", slug_field="slug", read_only=True)
+    games = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Result
+        fields = ["id", "match", "event", "status", "games_a", "games_b", "points_a", "points_b",
+                  "shutout", "forfeit", "games", "entered", "confirmed", "corrects",
+                  "note"]  # fmt: skip
+        read_only_fields = fields
+
+    @extend_schema_field(GameScoreSerializer(many=True))
+    def get_games(self, result: Result) -> list[dict[str, int]]:
+        return [
+            {"points_a": g["points_a"], "points_b": g["points_b"], "hands": len(g.get("hands", []))}
+            for g in result.games
+        ]
+
+
+class HandRecordSerializer(serializers.Serializer):
+    """A finished hand: its record and the engine's ruling on it."""
+
+    game = serializers.IntegerField()
+    hand = serializers.IntegerField()
+    record = serializers.DictField()
+    ruling = serializers.DictField()
+
+
+def hand_records(result: Result) -> list[dict[str, Any]]:
+    return [
+        {"game": g, "hand": h, "record": record, "ruling": ruling}
+        for g, game in enumerate(result.games, start=1)
+        for h, (record, ruling) in enumerate(
+            zip(game.get("hands", []), game.get("rulings", []), strict=False), start=1
+        )
+    ]
+
+
+class CurrentResultSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Result
+        fields = ["id", "status", "games_a", "games_b", "points_a", "points_b", "shutout",
+                  "forfeit"]  # fmt: skip
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    """A fixture (or a pairing): its round, its two entries (`entry_b` null is a bye)."""
+
+    event = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    round = serializers.IntegerField(source="round.number", read_only=True)
+    division = serializers.IntegerField(source="round.division_id", read_only=True, allow_null=True)
+    entry_a = EntryRefSerializer(read_only=True)
+    entry_b = EntryRefSerializer(read_only=True, allow_null=True)
+    result = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = ["id", "event", "round", "division", "parent", "board", "entry_a", "entry_b",
+                  "table", "venue", "scheduled", "status", "result"]  # fmt: skip
+        read_only_fields = ["id", "parent", "board", "status"]
+
+    @extend_schema_field(CurrentResultSerializer(allow_null=True))
+    def get_result(self, match: Match) -> dict | None:
+        current = getattr(match, "current_results", None)
+        if not current:
+            return None
+        return CurrentResultSerializer(current[0]).data
+
+
+class StandingSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    tied = serializers.BooleanField()
+    entry = EntryRefSerializer()
+    active = serializers.BooleanField()
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    drawn = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    shutouts = serializers.IntegerField()
+    match_points = serializers.IntegerField()
+    games_won = serializers.IntegerField()
+    games_lost = serializers.IntegerField()
+    points_for = serializers.IntegerField()
+    points_against = serializers.IntegerField()
+    point_difference = serializers.IntegerField()
+    form = serializers.ListField(child=serializers.CharField())
+    lot = serializers.IntegerField(source="entry.lot", allow_null=True)
+
+
+class TableSerializer(serializers.Serializer):
+    division = DivisionSerializer(allow_null=True)
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=Event.Tiebreak.choices),
+        help_text="The event's tiebreaks, in the order they separate tied entries.",
+    )
+    rounds = serializers.ListField(child=serializers.IntegerField())
+    standings = StandingSerializer(many=True)
+
+
+class StandingsSerializer(serializers.Serializer):
+    event = serializers.CharField()
+    results_version = serializers.IntegerField()
+    tables = TableSerializer(many=True)

@@ -1,0 +1,414 @@
+"""REST API v1: thin views over the same services, permissions and rules as the web pages.
+
+Reads are public (drafts only for their organisers, as on the site); writes go through the
+competition services with the caller (a signed-in user, or the owner behind an API key), and
+a key never reaches beyond its organisation or its access.
+"""
+
+import django_filters
+from django.db.models import Prefetch, Q, QuerySet
+from django.http import Http404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.decorators import action
+from rest_framework.filters import OrderingFilter
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from league.models import Division, Entry, Event, Match, Organisation, Player, Result, Round
+from league.permissions import can
+from league.services import entries, events, fixtures, results, standings
+
+from . import serializers as s
+from .auth import THROTTLES, ApiKeyAuthentication, KeyScope, api_key, check_scope
+from .http import ConditionalGetMixin
+from .services import in_scope
+
+CURRENT = Prefetch(
+    "results",
+    queryset=Result.objects.exclude(status__in=[Result.Status.SUPERSEDED, Result.Status.REJECTED]),
+    to_attr="current_results",
+)
+
+
+class Pagination(PageNumberPagination):
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 500
+
+
+class StableOrdering(OrderingFilter):
+    """The requested order, then the primary key, so pages never overlap or skip."""
+
+    def filter_queryset(self, request, queryset, view):
+        queryset = super().filter_queryset(request, queryset, view)
+        return queryset.order_by(*queryset.query.order_by, "pk")
+
+
+class ApiViewSet(ConditionalGetMixin, viewsets.GenericViewSet):
+    """Lists leave out what belongs to draft events; one object of a draft event is found
+    by its organisers only (`event_field` leads from the object to its event)."""
+
+    authentication_classes = [ApiKeyAuthentication, SessionAuthentication]
+    permission_classes = [KeyScope]
+    throttle_classes = THROTTLES
+    pagination_class = Pagination
+    filter_backends = [django_filters.rest_framework.DjangoFilterBackend, StableOrdering]
+    event_field: str | None = None
+
+    def filter_queryset(self, queryset: QuerySet) -> QuerySet:
+        if self.event_field and self.action == "list":
+            queryset = queryset.exclude(**{f"{self.event_field}__status": Event.Status.DRAFT})
+        return super().filter_queryset(queryset)
+
+    def get_object(self):
+        found = super().get_object()
+        if self.event_field:
+            event = found
+            for name in self.event_field.split("__"):
+                event = getattr(event, name)
+            visible(self.request, event)
+        return found
+
+
+def may_see(request: Request, event: Event) -> bool:
+    """Drafts are seen by their organisers only (by a key, within its organisation)."""
+    if event.status != Event.Status.DRAFT:
+        return True
+    key = api_key(request)
+    return can(request.user, "event.manage", event) and (
+        key is None or in_scope(key, event.organisation)
+    )
+
+
+def visible(request: Request, event: Event) -> Event:
+    if not may_see(request, event):
+        raise Http404
+    return event
+
+
+def write(request: Request, event: Event) -> None:
+    """Before any write: the event must be visible and within the key's organisation."""
+    visible(request, event)
+    check_scope(request, event.organisation)
+
+
+# Organisations, clubs and players ---------------------------------------------------------
+
+
+class OrganisationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
+    """Clubs, associations and federations."""
+
+    queryset = Organisation.objects.select_related("parent")
+    serializer_class = s.OrganisationSerializer
+    lookup_field = "slug"
+    filterset_fields = ["kind", "country", "parent__slug"]
+    ordering_fields = ["name", "created"]
+    ordering = ["name"]
+
+
+class ClubViewSet(OrganisationViewSet):
+    """The organisations that are clubs."""
+
+    queryset = Organisation.objects.filter(kind=Organisation.Kind.CLUB).select_related("parent")
+    filterset_fields = ["country", "parent__slug"]
+
+
+class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
+    """Players, public fields only."""
+
+    queryset = Player.objects.select_related("club")
+    serializer_class = s.PlayerSerializer
+    filterset_fields = ["club__slug", "country"]
+    ordering_fields = ["display_name", "created"]
+    ordering = ["display_name"]
+
+
+# Events ---------------------------------------------------------------------------------
+
+
+class EventFilter(django_filters.FilterSet):
+    organisation = django_filters.CharFilter(field_name="organisation__slug")
+
+    class Meta:
+        model = Event
+        fields = ["organisation", "season", "status", "format", "mode", "entry_kind"]
+
+
+class EventViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+    mixins.UpdateModelMixin, ApiViewSet,
+):  # fmt: skip
+    """Events: listed once out of draft; created and edited by their organisers."""
+
+    serializer_class = s.EventSerializer
+    lookup_field = "slug"
+    filterset_class = EventFilter
+    ordering_fields = ["created", "name", "registration_opens"]
+    ordering = ["-created"]
+    http_method_names = ["get", "post", "patch", "head", "options"]
+
+    queryset = Event.objects.select_related("organisation").prefetch_related("divisions")
+
+    def filter_queryset(self, queryset: QuerySet) -> QuerySet:
+        if self.action == "list":
+            queryset = queryset.exclude(status=Event.Status.DRAFT)
+        return super().filter_queryset(queryset)
+
+    def get_object(self) -> Event:
+        return visible(self.request, super().get_object())
+
+    def perform_create(self, serializer) -> None:
+        fields = dict(serializer.validated_data)
+        organisation = fields.pop("organisation")
+        check_scope(self.request, organisation)
+        serializer.instance = events.create_event(self.request.user, organisation, **fields)
+
+    def perform_update(self, serializer) -> None:
+        write(self.request, serializer.instance)
+        serializer.instance = events.update_event(
+            self.request.user, serializer.instance, **serializer.validated_data
+        )
+
+    @extend_schema(request=s.StatusSerializer, responses=s.EventSerializer)
+    @action(detail=True, methods=["post"])
+    def status(self, request: Request, slug: str) -> Response:
+        """Move the event on: registration, in play, finished, cancelled."""
+        event = self.get_object()
+        data = _valid(s.StatusSerializer, request)
+        write(request, event)
+        event = events.set_status(request.user, event, data["status"])
+        return Response(s.EventSerializer(event, context=self.get_serializer_context()).data)
+
+    @extend_schema(request=s.FixturesSerializer, responses={201: s.RoundSerializer(many=True)})
+    @action(detail=True, methods=["post"])
+    def fixtures(self, request: Request, slug: str) -> Response:
+        """Draw lots and make every round of a league."""
+        event = self.get_object()
+        data = _valid(s.FixturesSerializer, request)
+        write(request, event)
+        made = fixtures.generate_fixtures(request.user, event, first_date=data.get("first_date"))
+        return Response(s.RoundSerializer(made, many=True).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("division", int, description="Only this division.")],
+        responses=s.StandingsSerializer,
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def standings(self, request: Request, slug: str) -> Response:
+        """The standings by division, ranked by the event's tiebreaks in order."""
+        event = self.get_object()
+        divisions: list[Division | None] = list(event.divisions.all()) or [None]
+        wanted = request.query_params.get("division", "")
+        if wanted:
+            divisions = [d for d in divisions if d is not None and str(d.pk) == wanted]
+            if not divisions:
+                raise Http404
+        tables = [
+            {"division": division, "tiebreaks": event.tiebreaks, **vars(table)}
+            for division in divisions
+            for table in [standings.table(event, division)]
+        ]
+        return Response(
+            s.StandingsSerializer(
+                {"event": event.slug, "results_version": event.results_version, "tables": tables}
+            ).data
+        )
+
+
+def _valid(serializer_class, request: Request) -> dict:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+# Rounds, entries, fixtures and results ---------------------------------------------------
+
+
+class RoundFilter(django_filters.FilterSet):
+    event = django_filters.CharFilter(field_name="event__slug")
+
+    class Meta:
+        model = Round
+        fields = ["event", "division", "number"]
+
+
+class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
+    serializer_class = s.RoundSerializer
+    filterset_class = RoundFilter
+    ordering_fields = ["number", "date"]
+    ordering = ["event_id", "division_id", "number"]
+
+    queryset = Round.objects.select_related("event")
+    event_field = "event"
+
+
+class EntryFilter(django_filters.FilterSet):
+    event = django_filters.CharFilter(field_name="event__slug")
+
+    class Meta:
+        model = Entry
+        fields = ["event", "status", "division", "team", "club"]
+
+
+class EntryViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, ApiViewSet
+):
+    """Entries: registered by organisers (or by a player while registration is open)."""
+
+    serializer_class = s.EntrySerializer
+    filterset_class = EntryFilter
+    ordering_fields = ["registered", "name", "lot"]
+    ordering = ["registered"]
+
+    queryset = Entry.objects.select_related("event", "club", "player_1", "player_2")
+    event_field = "event"
+
+    def perform_create(self, serializer) -> None:
+        fields = dict(serializer.validated_data)
+        event = fields.pop("event")
+        write(self.request, event)
+        serializer.instance = entries.register(self.request.user, event, **fields)
+
+    @extend_schema(request=None, responses=s.EntrySerializer)
+    @action(detail=True, methods=["post"], url_path="check-in")
+    def check_in(self, request: Request, pk: str) -> Response:
+        entry = self.get_object()
+        write(request, entry.event)
+        return Response(self.get_serializer(entries.check_in(request.user, entry)).data)
+
+    @extend_schema(request=s.WithdrawSerializer, responses=s.EntrySerializer)
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request: Request, pk: str) -> Response:
+        """Withdraw (the entry's captain or an organiser) or disqualify (organisers)."""
+        entry = self.get_object()
+        data = _valid(s.WithdrawSerializer, request)
+        write(request, entry.event)
+        entry = entries.withdraw(
+            request.user, entry, disqualify=data["disqualify"], reason=data["reason"]
+        )
+        return Response(self.get_serializer(entry).data)
+
+
+class MatchFilter(django_filters.FilterSet):
+    event = django_filters.CharFilter(field_name="event__slug")
+    round = django_filters.NumberFilter(field_name="round__number")
+    division = django_filters.NumberFilter(field_name="round__division")
+    entry = django_filters.NumberFilter(method="of_entry")
+
+    class Meta:
+        model = Match
+        fields = ["event", "round", "division", "status", "parent"]
+
+    def of_entry(self, queryset, name, value):
+        return queryset.filter(Q(entry_a=value) | Q(entry_b=value))
+
+
+class ScheduleSerializer(s.serializers.Serializer):
+    scheduled = s.serializers.DateTimeField(allow_null=True)
+    venue = s.serializers.CharField(max_length=120, required=False, allow_blank=True)
+    table = s.serializers.IntegerField(min_value=1, max_value=32767, required=False)
+
+
+class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
+    """Fixtures and pairings with their current result; results are entered here."""
+
+    serializer_class = s.MatchSerializer
+    filterset_class = MatchFilter
+    ordering_fields = ["scheduled", "table"]
+    ordering = ["event_id", "round__number", "table"]
+
+    queryset = Match.objects.select_related(
+        "event", "round", "entry_a", "entry_b"
+    ).prefetch_related(CURRENT)
+    event_field = "event"
+
+    def _written(self, match: Match) -> Response:
+        return Response(self.get_serializer(self.get_queryset().get(pk=match.pk)).data)
+
+    @extend_schema(request=ScheduleSerializer, responses=s.MatchSerializer)
+    @action(detail=True, methods=["post"])
+    def schedule(self, request: Request, pk: str) -> Response:
+        """Set the match's date, venue and table (a postponed match is scheduled again)."""
+        match = self.get_object()
+        data = _valid(ScheduleSerializer, request)
+        write(request, match.event)
+        fixtures.reschedule(request.user, match, data["scheduled"], data.get("venue"),
+                            data.get("table"))  # fmt: skip
+        return self._written(match)
+
+    @extend_schema(request=None, responses=s.MatchSerializer)
+    @action(detail=True, methods=["post"])
+    def postpone(self, request: Request, pk: str) -> Response:
+        match = self.get_object()
+        write(request, match.event)
+        fixtures.postpone(request.user, match)
+        return self._written(match)
+
+    @extend_schema(request=s.ResultInputSerializer, responses={201: s.ResultSerializer})
+    @action(detail=True, methods=["post"])
+    def result(self, request: Request, pk: str) -> Response:
+        """Propose the match's result, game by game; hand records given with a game are
+        adjudicated by the engine and kept with their rulings."""
+        match = self.get_object()
+        data = _valid(s.ResultInputSerializer, request)
+        write(request, match.event)
+        result = results.enter_result(request.user, match, data["games"], data["note"])
+        return Response(s.ResultSerializer(result).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.ResultInputSerializer, responses={201: s.ResultSerializer})
+    @action(detail=True, methods=["post"])
+    def correction(self, request: Request, pk: str) -> Response:
+        """An organiser corrects the confirmed result (a note saying why is required)."""
+        match = self.get_object()
+        data = _valid(s.ResultInputSerializer, request)
+        write(request, match.event)
+        result = results.correct_result(request.user, match, data["games"], data["note"])
+        return Response(s.ResultSerializer(result).data, status=status.HTTP_201_CREATED)
+
+
+class ResultFilter(django_filters.FilterSet):
+    event = django_filters.CharFilter(field_name="match__event__slug")
+
+    class Meta:
+        model = Result
+        fields = ["event", "match", "status"]
+
+
+class ResultViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
+    """Results: proposed by one person, confirmed by a second; corrections keep history."""
+
+    serializer_class = s.ResultSerializer
+    filterset_class = ResultFilter
+    ordering_fields = ["entered", "confirmed"]
+    ordering = ["-entered"]
+
+    queryset = Result.objects.select_related("match__event")
+    event_field = "match__event"
+
+    def _decide(self, request: Request, service, **kwargs) -> Response:
+        result = self.get_object()
+        write(request, result.match.event)
+        return Response(self.get_serializer(service(request.user, result, **kwargs)).data)
+
+    @extend_schema(request=None, responses=s.ResultSerializer)
+    @action(detail=True, methods=["post"])
+    def confirm(self, request: Request, pk: str) -> Response:
+        """The second person agrees: the result counts from now on."""
+        return self._decide(request, results.confirm_result)
+
+    @extend_schema(request=s.NoteSerializer, responses=s.ResultSerializer)
+    @action(detail=True, methods=["post"])
+    def dispute(self, request: Request, pk: str) -> Response:
+        """The second person disagrees: an organiser settles it."""
+        return self._decide(request, results.dispute_result,
+                            note=_valid(s.NoteSerializer, request)["note"])  # fmt: skip
+
+    @extend_schema(responses=s.HandRecordSerializer(many=True))
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def hands(self, request: Request, pk: str) -> Response:
+        """The result's finished hands as `domino-hand/1` records, with the engine's rulings."""
+        result = self.get_object()
+        return Response(s.HandRecordSerializer(s.hand_records(result), many=True).data)

@@ -1,0 +1,114 @@
+"""Webhooks: what happened in a competition, sent signed to the organisation's sites.
+
+Topics: `round.published` (a round's fixtures or pairings were made), `result.confirmed`,
+`standings.changed` (after a confirmed result) and `event.finished`. A delivery's body is
+JSON `{"id", "type", "created", "organisation", "data"}`; `id` is the event id, the same on
+every attempt, for the receiver to drop repeats. The header
+`X-Capicua-Signature: t=<unix time>,v1=<hex>` is HMAC-SHA256, keyed with the webhook's
+secret, of `"<t>.<body>"`.
+"""
+
+import hashlib
+import hmac
+import json
+import uuid
+from typing import Any
+
+from django.db import transaction
+from django.db.models.signals import post_save
+from django.urls import reverse
+from django.utils import timezone
+
+from league.models import Event, Result, Round
+from league.permissions import lineage
+from league.signals import result_confirmed
+
+from .models import Delivery, Webhook
+
+SIGNATURE_HEADER = "X-Capicua-Signature"
+
+
+def signature(secret: str, body: bytes, timestamp: int) -> str:
+    digest = hmac.new(secret.encode(), b"%d." % timestamp + body, hashlib.sha256).hexdigest()
+    return f"t={timestamp},v1={digest}"
+
+
+def emit(topic: str, event: Event, data: dict[str, Any]) -> list[Delivery]:
+    """Queue `topic` for every active webhook of the event's organisation (or above it) that
+    subscribed to it; sent by the worker once the current transaction commits."""
+    hooks = [
+        hook
+        for hook in Webhook.objects.filter(
+            organisation_id__in=lineage(event.organisation), active=True
+        )
+        if topic in hook.topics
+    ]
+    if not hooks:
+        return []
+    event_id = uuid.uuid4()
+    body = json.dumps(
+        {
+            "id": str(event_id),
+            "type": topic,
+            "created": timezone.now().isoformat(),
+            "organisation": event.organisation.slug,
+            "data": {"event": event.slug, **data},
+        },
+        separators=(",", ":"),
+        sort_keys=True,
+        default=str,
+    )
+    deliveries = Delivery.objects.bulk_create(
+        Delivery(webhook=hook, event_id=event_id, topic=topic, body=body) for hook in hooks
+    )
+    from .tasks import deliver
+
+    for delivery in deliveries:
+        transaction.on_commit(lambda pk=delivery.pk: deliver.delay(str(pk)))
+    return deliveries
+
+
+def _standings_url(event: Event) -> str:
+    return reverse("api:event-standings", args=[event.slug])
+
+
+def on_result_confirmed(sender, match, result: Result, correction: bool, **kwargs) -> None:
+    from .serializers import ResultSerializer
+
+    event = Event.objects.select_related("organisation").get(pk=match.event_id)
+    emit(
+        Webhook.Topic.RESULT_CONFIRMED,
+        event,
+        {"match": match.pk, "correction": correction, "result": ResultSerializer(result).data},
+    )
+    emit(
+        Webhook.Topic.STANDINGS_CHANGED,
+        event,
+        {"results_version": event.results_version, "standings": _standings_url(event)},
+    )
+
+
+def on_round_saved(sender, instance: Round, created: bool, raw: bool = False, **kwargs) -> None:
+    if not created or raw:
+        return
+    event = Event.objects.select_related("organisation").get(pk=instance.event_id)
+    matches = reverse("api:match-list") + f"?event={event.slug}&round={instance.number}"
+    emit(
+        Webhook.Topic.ROUND_PUBLISHED,
+        event,
+        {"round": instance.number, "division": instance.division_id, "matches": matches},
+    )
+
+
+def on_event_saved(sender, instance: Event, created: bool, update_fields=None, **kwargs) -> None:
+    if created or instance.status != Event.Status.FINISHED:
+        return
+    if update_fields is not None and "status" not in update_fields:
+        return
+    emit(Webhook.Topic.EVENT_FINISHED, instance, {"standings": _standings_url(instance)})
+
+
+def connect() -> None:
+    result_confirmed.connect(on_result_confirmed, dispatch_uid="webhooks.result_confirmed")
+    post_save.connect(on_round_saved, sender=Round, dispatch_uid="webhooks.round")
+    post_save.connect(on_event_saved, sender=Event, dispatch_uid="webhooks.event")
