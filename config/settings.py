@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "league.ratings",
     "games",
     "league.api",
+    "games.disputes",
 ]
 
 MIDDLEWARE = [

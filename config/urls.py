@@ -17,6 +17,7 @@ urlpatterns = [
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("league.api.urls")),
+    path("disputes/", include("games.disputes.urls")),
     path("", include("league.urls")),
 ]
 

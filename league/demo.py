@@ -3,6 +3,8 @@
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from games.disputes.demo import add_demo_dispute
+
 from .models import Membership, Organisation, Player
 
 PASSWORD = "capicua"
@@ -49,4 +51,5 @@ def run() -> bool:
         Player.objects.create(user=user, display_name=name, club=club, country="DO")
         if user is not None:
             Membership.objects.create(organisation=club, user=user, role=Membership.Role.PLAYER)
+    add_demo_dispute(club, organiser)
     return True

@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.disputes.selectors import has_open_dispute
 from games.engine import Rules, adjudicate
 
 from ..models import Event, Match, Result
@@ -194,6 +195,13 @@ def enter_result(user, match: Match, games: Any, note: str = "") -> Result:
     return result
 
 
+def _refuse_while_disputed(match: Match) -> None:
+    if has_open_dispute(match):
+        raise ServiceError(
+            "dispute_open", _("A hand of this match is before the referees: wait for the ruling.")
+        )
+
+
 def _lock_result(result: Result, status: str, code: str, message) -> tuple[Match, Result]:
     match = _lock(result.match)
     result = (
@@ -217,6 +225,7 @@ def confirm_result(user, result: Result) -> Result:
         _("This result is no longer waiting for confirmation."),
     )
     require(user, "result.confirm", result)
+    _refuse_while_disputed(match)
     before = snapshot(result, RESULT_FIELDS)
     result.status = Result.Status.CONFIRMED
     result.confirmed_by = user
@@ -273,6 +282,7 @@ def resolve_dispute(user, result: Result, games: Any = None, note: str = "") -> 
         result, Result.Status.DISPUTED, "not_disputed", _("This result is not disputed.")
     )
     require(user, "result.resolve", result)
+    _refuse_while_disputed(match)
     if games is None:
         before = snapshot(result, RESULT_FIELDS)
         result.status = Result.Status.CONFIRMED
@@ -296,6 +306,27 @@ def correct_result(user, match: Match, games: Any, note: str = "") -> Result:
     if not note.strip():
         raise ServiceError("note_required", _("Say why the result is corrected."))
     return _replace(user, old, Result.Status.SUPERSEDED, games, note, "result.correct")
+
+
+@transaction.atomic
+def apply_ruling(user, match: Match, games: Any, note: str) -> Result | None:
+    """A referee's ruling on a disputed hand (games.disputes) changed the match's points.
+
+    The confirmed or pending result is replaced by a confirmed one with `games`; standings and
+    ratings recompute as for a correction. The caller has checked that `user` may rule. None
+    when the match has no result yet.
+    """
+    match = _lock(match)
+    old = (
+        match.results.select_for_update()
+        .filter(status__in=[*Result.OPEN, Result.Status.CONFIRMED])
+        .first()
+    )
+    if old is None:
+        return None
+    confirmed = old.status == Result.Status.CONFIRMED
+    status = Result.Status.SUPERSEDED if confirmed else Result.Status.REJECTED
+    return _replace(user, old, status, games, note, "result.ruling")
 
 
 def award_forfeit(match: Match, absent: str, actor=None) -> Result:

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class DisputesConfig(AppConfig):
+    name = "games.disputes"
+    label = "disputes"
+    verbose_name = _("Referees and disputes")
