@@ -15,10 +15,11 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.engine import adjudicate
 from league.models import Event, Match, Membership, Result
-from league.notifications import notify
+from league.notifications import in_language_of, notify
 from league.permissions import can, has_role, lineage
 from league.services.errors import ServiceError
 from league.services.results import apply_ruling
@@ -101,12 +102,14 @@ def _dispute_url(dispute: Dispute) -> str:
     return reverse("dispute", args=[dispute.pk])
 
 
-def _tell(users: list, subject: str, body: str, url: str) -> None:
-    """A site notification for each user, and an email (queued once the change commits)."""
+def _tell(users: list, subject, body, url: str, **params: Any) -> None:
+    """A site notification for each user and an email (queued once the change commits),
+    each in the user's own language. `subject` and `body` are lazy messages for `params`."""
     for user in users:
-        notify(user, subject, url)
+        notify(user, subject, url, **params)
         if user.email:
-            mail = (subject, f"{body}\n\n{url}", [user.email])
+            text = f"{in_language_of(user, body, params)}\n\n{url}"
+            mail = (in_language_of(user, subject, params), text, [user.email])
             transaction.on_commit(lambda mail=mail: send_email.delay(*mail))
 
 
@@ -152,9 +155,11 @@ def open_dispute(
     )  # fmt: skip
     _tell(
         referees(event),
-        _("A hand is disputed: %(d)s") % {"d": dispute},
-        _("Reason given: %(reason)s") % {"reason": text},
+        gettext_lazy("A hand is disputed: %(d)s"),
+        gettext_lazy("Reason given: %(reason)s"),
         _dispute_url(dispute),
+        d=dispute,
+        reason=text,
     )
     return dispute
 
@@ -277,16 +282,20 @@ def _lock(dispute: Dispute) -> Dispute:
 
 
 def _announce(dispute: Dispute, ruling: Ruling) -> None:
-    subject = _("Ruling on %(d)s: %(kind)s") % {"d": dispute, "kind": ruling.get_kind_display()}
-    body = _("Points of the hand: %(before)s before, %(after)s after. Reason: %(reason)s") % {
-        "before": "–".join(map(str, ruling.points_before)),
-        "after": "–".join(map(str, ruling.points_after)),
-        "reason": ruling.reason,
-    }
     users = parties(dispute.match)
     if dispute.opened_by and dispute.opened_by not in users:
         users.append(dispute.opened_by)
-    _tell(users, subject, body, _dispute_url(dispute))
+    _tell(
+        users,
+        gettext_lazy("Ruling on %(d)s: %(kind)s"),
+        gettext_lazy("Points of the hand: %(before)s before, %(after)s after. Reason: %(reason)s"),
+        _dispute_url(dispute),
+        d=dispute,
+        kind=Ruling.Kind(ruling.kind).label,
+        before="–".join(map(str, ruling.points_before)),
+        after="–".join(map(str, ruling.points_after)),
+        reason=ruling.reason,
+    )
 
 
 @transaction.atomic
@@ -322,9 +331,11 @@ def appeal(user, dispute: Dispute, reason: Any) -> Appeal:
     dispute.save(update_fields=["status"])
     _tell(
         [chief],
-        _("A ruling is appealed: %(d)s") % {"d": dispute},
-        _("Reason given: %(reason)s") % {"reason": made.reason},
+        gettext_lazy("A ruling is appealed: %(d)s"),
+        gettext_lazy("Reason given: %(reason)s"),
         _dispute_url(dispute),
+        d=dispute,
+        reason=made.reason,
     )
     return made
 

@@ -59,13 +59,13 @@ def test_correction_recomputes_result_and_standings_then_appeal(refs):
     a = refs.match.entry_a.pk
     assert after[a].points_for == before[a].points_for + 18
     # the parties are told on the site
-    assert Notification.objects.filter(user=refs.a[0], message__contains="Ruling").exists()
+    assert Notification.objects.filter(user=refs.a[0], url=f"/disputes/{dispute.pk}/").exists()
 
     # appealed once, to the chief referee, who alone decides
     services.appeal(refs.a[1], dispute, "The pass was legal.")
     dispute.refresh_from_db()
     assert dispute.status == Dispute.Status.APPEALED and has_open_dispute(refs.match)
-    assert Notification.objects.filter(user=refs.chief, message__contains="appealed").exists()
+    assert Notification.objects.filter(user=refs.chief, url=f"/disputes/{dispute.pk}/").exists()
     with pytest.raises(ServiceError) as refused:
         services.decide_appeal(refs.league.referee, dispute, "uphold", "No.")
     assert refused.value.code == "forbidden"
