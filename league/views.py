@@ -10,11 +10,17 @@ from django.views.i18n import set_language as django_set_language
 
 from . import accounts
 from .forms import ProfileForm, SignUpForm
-from .models import Player
+from .models import Event, Organisation, Player
+from .services import players
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    listed = Event.objects.exclude(status=Event.Status.DRAFT).select_related("organisation")
+    return render(
+        request,
+        "home.html",
+        {"events": listed[:6], "clubs": Organisation.objects.filter(kind=Organisation.Kind.CLUB)},
+    )
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
@@ -54,7 +60,11 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
-    return render(request, "league/player.html", {"player": player})
+    return render(
+        request,
+        "league/player.html",
+        {"player": player, "upcoming": players.upcoming(player), "played": players.played(player)},
+    )
 
 
 @require_http_methods(["POST"])

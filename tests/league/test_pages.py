@@ -1,0 +1,111 @@
+"""The pages: every page renders, actions go through the services, refusals leave no trace."""
+
+import pytest
+from django.urls import reverse
+
+from league.models import Entry, Event, Result
+
+from .conftest import build_league, play
+
+pytestmark = pytest.mark.django_db
+
+
+def test_public_pages_render(client, league):
+    play(league, league.matches(1)[0], 100, 20)
+    match = league.matches(2)[0]
+    player = league.pairs[0].player_1
+    for url in (
+        reverse("home"),
+        reverse("events"),
+        reverse("club", args=[league.club.slug]),
+        reverse("event", args=[league.event.slug]),
+        reverse("standings", args=[league.event.slug]),
+        reverse("scoresheets", args=[league.event.slug]) + "?round=2",
+        reverse("match", args=[match.pk]),
+        reverse("player", args=[player.pk]),
+    ):
+        response = client.get(url)
+        assert response.status_code == 200, url
+    standings_page = client.get(reverse("standings", args=[league.event.slug])).content.decode()
+    assert "<svg" in standings_page and "polyline" in standings_page
+    assert client.get(reverse("event_manage", args=[league.event.slug])).status_code == 302
+
+
+def test_drafts_and_the_dashboard_are_for_organisers(client, db):
+    league = build_league(2, generate=False)
+    client.force_login(league.pairs[0].player_1.user)
+    assert client.get(reverse("event", args=[league.event.slug])).status_code == 403
+    assert client.get(reverse("event_manage", args=[league.event.slug])).status_code == 403
+    assert client.post(reverse("generate_fixtures", args=[league.event.slug])).status_code == 403
+    client.force_login(league.organiser)
+    assert client.get(reverse("event_manage", args=[league.event.slug])).status_code == 200
+    assert client.get(reverse("event_edit", args=[league.event.slug])).status_code == 200
+
+
+def test_create_an_event_through_the_form(client, league):
+    client.force_login(league.organiser)
+    url = reverse("event_create", args=[league.club.slug])
+    assert client.get(url).status_code == 200
+    data = {
+        "name": "Copa", "format": "league", "mode": "board", "entry_kind": "pair", "boards": 1,
+        "legs": 2, "rule_preset": "dominican", "rule_overrides": '{"target": 150}',
+        "match_format": "target", "absence": "forfeit", "forfeit_games": 1,
+        "forfeit_points": 150, "tiebreak_1": "match_wins", "tiebreak_2": "head_to_head",
+        "tiebreak_3": "lots",
+    }  # fmt: skip
+    response = client.post(url, data)
+    assert response.status_code == 302
+    event = Event.objects.get(name="Copa")
+    assert event.tiebreaks == ["match_wins", "head_to_head", "lots"]
+    assert event.rule_overrides == {"target": 150}
+    bad = {**data, "name": "Broken", "rule_overrides": '{"target": "many"}'}
+    response = client.post(url, bad)
+    assert response.status_code == 200 and not Event.objects.filter(name="Broken").exists()
+    assert "rule set is not valid" in response.content.decode()
+
+
+def test_result_forms_double_submission_and_nonsense(client, league):
+    match = league.matches(1)[0]
+    captain_a, captain_b = league.players(match.entry_a)[0], league.players(match.entry_b)[0]
+    client.force_login(captain_a)
+    url = reverse("result_enter", args=[match.pk])
+    nonsense = client.post(url, {"game_1_a": "lots", "game_1_b": "-3"})
+    assert nonsense.status_code == 302 and not Result.objects.exists()
+    tied = client.post(url, {"game_1_a": "100", "game_1_b": "100"}, follow=True)
+    assert "tied" in tied.content.decode() and not Result.objects.exists()
+    client.post(url, {"game_1_a": "100", "game_1_b": "45"})
+    again = client.post(url, {"game_1_a": "100", "game_1_b": "0"}, follow=True)
+    assert "already waiting" in again.content.decode()
+    assert list(Result.objects.values_list("points_b", flat=True)) == [45]
+    result = Result.objects.get()
+    forbidden = client.post(reverse("result_decide", args=[result.pk, "confirm"]))
+    assert forbidden.status_code == 403
+    client.force_login(captain_b)
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    assert 'id="confirm-result"' in page
+    client.post(reverse("result_decide", args=[result.pk, "confirm"]))
+    second = client.post(reverse("result_decide", args=[result.pk, "confirm"]), follow=True)
+    assert "no longer waiting" in second.content.decode()
+    result.refresh_from_db()
+    assert result.status == "confirmed" and result.confirmed_by == captain_b
+
+
+def test_dashboard_actions(client, league):
+    client.force_login(league.organiser)
+    entry = league.pairs[0]
+    response = client.post(reverse("entry_action", args=[entry.pk, "check-in"]))
+    assert response.status_code == 302
+    match = league.matches(2)[0]
+    client.post(reverse("match_schedule", args=[match.pk]), {"postpone": "1"})
+    match.refresh_from_db()
+    assert match.status == "postponed"
+    client.post(
+        reverse("match_schedule", args=[match.pk]),
+        {"scheduled": "2026-12-01T19:30", "venue": "Sede", "table": "4"},
+    )
+    match.refresh_from_db()
+    assert (match.status, match.table, match.venue) == ("scheduled", 4, "Sede")
+    client.post(reverse("entry_action", args=[entry.pk, "withdraw"]), {"reason": "ill"})
+    assert Entry.objects.get(pk=entry.pk).status == "withdrawn"
+    page = client.get(reverse("event_manage", args=[league.event.slug])).content.decode()
+    assert "entry.withdraw" in page
