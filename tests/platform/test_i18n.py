@@ -47,6 +47,7 @@ def test_pages_speak_the_chosen_language(client, language, expected):
     assert expected in response.content.decode()
 
 
+@pytest.mark.django_db
 def test_accept_language_picks_portuguese(client):
     response = client.get(reverse("home"), headers={"accept-language": "pt-BR,pt;q=0.9"})
     assert "Dominó em duplas" in response.content.decode()
