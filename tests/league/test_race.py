@@ -9,14 +9,16 @@ from league.models import Result
 from league.services import results
 from league.services.errors import ServiceError
 
-from .conftest import build_league, game
+from .conftest import build_league, game, in_thread
 
 
 @pytest.mark.django_db(transaction=True)
 def test_two_confirmations_racing_cannot_both_win(postgres):
-    league = build_league(4)
+    league = in_thread(build_league, 4)
     match = league.matches(1)[0]
-    proposed = results.enter_result(league.players(match.entry_a)[0], match, game(100, 40))
+    proposed = in_thread(
+        results.enter_result, league.players(match.entry_a)[0], match, game(100, 40)
+    )
     confirmers = [league.organiser, league.players(match.entry_b)[0]]
     barrier = threading.Barrier(2)
     outcomes = []
