@@ -1,6 +1,7 @@
 """The pages: every page renders, actions go through the services, refusals leave no trace."""
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from league.models import Entry, Event, Result
@@ -8,6 +9,12 @@ from league.models import Entry, Event, Result
 from .conftest import build_league, play
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english(client):
+    """The messages checked below are the English ones."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
 
 
 def test_public_pages_render(client, league):
