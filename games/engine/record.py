@@ -5,7 +5,7 @@ from typing import Any
 from .errors import EngineError
 from .match import hand_outcome
 from .rules import Rules, rules_from_spec, rules_to_spec
-from .state import DECLARE, ENDED, REDEAL, HandState, apply, declare, new_hand
+from .state import DECLARE, ENDED, REDEAL, HandState, apply_all, declare, new_hand
 from .tiles import NAME
 
 RECORD_FORMAT = "domino-hand/1"
@@ -113,12 +113,10 @@ def adjudicate(record: dict) -> dict:
     if opener is not None and state.status != REDEAL and opener != state.setup.opener:
         message = f"seat {state.setup.opener} opens under these rules, not seat {opener}"
         return ruling(state, _fault("wrong_opener", message, None, opener))
-    for i, action in enumerate(actions):
-        try:
-            state = apply(state, action)[0]
-        except EngineError as e:
-            seat = None if state.status in ENDED else state.turn
-            return ruling(state, _fault(e.code, e.message, i, seat))
+    state, done, error = apply_all(state, tuple(actions))
+    if error is not None:
+        seat = None if state.status in ENDED else state.turn
+        return ruling(state, _fault(error.code, error.message, done, seat))
     return ruling(state)
 
 
@@ -129,8 +127,9 @@ def replay(record: dict) -> HandState:
         state = declare(state, seat, choice)[0]
     if opener is not None and opener != state.setup.opener:
         raise EngineError("wrong_opener", f"seat {state.setup.opener} opens, not seat {opener}")
-    for action in actions:
-        state = apply(state, action)[0]
+    state, _, error = apply_all(state, tuple(actions))
+    if error is not None:
+        raise error
     return state
 
 
