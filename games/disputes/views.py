@@ -244,11 +244,11 @@ def _progress(batch: Batch) -> dict[str, Any]:
 @login_required
 def batch_detail(request: HttpRequest, pk: int) -> HttpResponse:
     batch = _batch(request, pk)
-    report = [entry | {"message": batches.message(entry)} for entry in batch.report]
+    report = batch.report
     context = {
         "batch": batch,
-        "faults": [e for e in report if e["kind"] == "fault"],
-        "errors": [e for e in report if e["kind"] == "error"],
+        "faults": [e | {"message": batches.message(e)} for e in report if e["kind"] == "fault"],
+        "errors": [e | {"message": batches.message(e)} for e in report if e["kind"] == "error"],
         "valid": sum(e["kind"] == "valid" for e in report),
         "progress_i18n": {
             "progress": _("Checked %(done)s of %(total)s lines…"),
