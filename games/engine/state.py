@@ -444,7 +444,8 @@ def apply(state: HandState, action: str) -> tuple[HandState, tuple[Event, ...]]:
     new, _, error = apply_all(state, (action,))
     if error is not None:
         raise error
-    return new, new.events[len(state.events) :]
+    events = new.events
+    return new, () if events is state.events else events[len(state.events) :]
 
 
 def apply_all(
