@@ -324,16 +324,24 @@ def _opening(
         forced = PARSE[rules.opening_tile][0]
         if dealt & BIT[forced]:
             return _holder(masks, forced), forced, False, False
-    held = tiles_of(dealt)
     if rules.first_opener == "tile":
-        doubles = [t for t in held if IS_DOUBLE[t]]
-        best = max(doubles or held, key=lambda t: (PIPS[t], HI[t]))
+        best = _first(_HIGHEST, dealt & DOUBLES or dealt)
     elif rules.first_opener == "lowest_double":
-        doubles = [t for t in held if IS_DOUBLE[t] and PIPS[t]]
-        best = min(doubles or held, key=lambda t: (PIPS[t], LO[t]))
+        best = _first(_LOWEST, dealt & DOUBLES & ~BIT[0] or dealt)  # 0-0 is no double here
     else:
-        best = max(held, key=lambda t: (PIPS[t], HI[t]))
+        best = _first(_HIGHEST, dealt)
     return _holder(masks, best), -1, False, False
+
+
+# The tiles from the highest (pip sum, then higher half) and from the lowest (pip sum, then
+# lower half): both orders are strict, so the first tile held is the max or min.
+_HIGHEST = sorted(range(28), key=lambda t: (PIPS[t], HI[t]), reverse=True)
+_LOWEST = sorted(range(28), key=lambda t: (PIPS[t], LO[t]))
+
+
+def _first(order: list[int], mask: int) -> int:
+    """The first tile of `order` in the (non-empty) mask."""
+    return next(t for t in order if mask & BIT[t])
 
 
 # ---------------------------------------------------------------- scoring
@@ -400,11 +408,13 @@ def _fits(ends: tuple[int, ...]) -> int:
 def _count(ends: tuple[int, ...], line: tuple[tuple[int, int, int], ...]) -> int:
     if len(line) == 1:
         return PIPS[line[0][0]]
-    total = 0
-    for e, c in enumerate(ends):
-        if c >= 0 and not (e >= 2 and c & EMPTY):
-            total += (c & 7) * 2 if c & DOUBLE else c & 7
-    return total
+    return _END_COUNT[ends[0]] + _END_COUNT[ends[1]] + _ARM_COUNT[ends[2]] + _ARM_COUNT[ends[3]]
+
+
+# What an end code adds to the table count (index -1: a closed end): a double counts both
+# halves; an empty spinner arm (up, down) counts nothing.
+_END_COUNT = tuple((c & 7) * 2 if c & DOUBLE else c & 7 for c in range(32)) + (0,)
+_ARM_COUNT = tuple(0 if c & EMPTY else n for c, n in enumerate(_END_COUNT[:32])) + (0,)
 
 
 def table_count(state: HandState) -> int:
