@@ -19,6 +19,11 @@ def push_to_user(user_id: int, message: dict) -> None:
         async_to_sync(layer.group_send)(user_group(user_id), message)
 
 
+def absolute(url: str) -> str:
+    """A site path as a full link, for emails."""
+    return url if "://" in url else f"{settings.SITE_URL}{url}"
+
+
 def language_of(user) -> str:
     """The language a user reads messages in: their profile's, else the site's default."""
     player = getattr(user, "player", None) if user is not None else None

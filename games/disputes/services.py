@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 
 from games.engine import adjudicate
 from league.models import Event, Match, Membership, Result
-from league.notifications import in_language_of, notify
+from league.notifications import absolute, in_language_of, notify
 from league.permissions import can, has_role, lineage
 from league.services.errors import ServiceError
 from league.services.results import apply_ruling
@@ -108,7 +108,7 @@ def _tell(users: list, subject, body, url: str, **params: Any) -> None:
     for user in users:
         notify(user, subject, url, **params)
         if user.email:
-            text = f"{in_language_of(user, body, params)}\n\n{url}"
+            text = f"{in_language_of(user, body, params)}\n\n{absolute(url)}"
             mail = (in_language_of(user, subject, params), text, [user.email])
             transaction.on_commit(lambda mail=mail: send_email.delay(*mail))
 

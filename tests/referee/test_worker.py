@@ -108,3 +108,21 @@ def test_a_ruling_that_changes_the_winner_recomputes_the_ratings(celery_worker_p
     recomputed = {r.player_id: (r.mu, r.sigma) for r in Rating.objects.filter(pool=pool)}
     assert recomputed != stored and recomputed == from_scratch(refs.league.event)
     assert game_with_hand()[0]["points_a"] == 110
+
+
+def test_referees_get_an_email_with_a_full_link(celery_worker_process, mail_dir, settings):
+    for path in mail_dir.iterdir():
+        path.unlink()
+    refs = off_loop(build_referees, "m")
+    player = refs.b[0]
+    dispute = off_loop(
+        services.open_result_dispute, player, refs.match, 1, 1, "Pasó teniendo el 5-2"
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not list(mail_dir.iterdir()):
+        time.sleep(0.2)
+    time.sleep(1)
+    mails = "\n".join(path.read_text() for path in mail_dir.iterdir())
+    link = settings.SITE_URL + reverse("dispute", args=[dispute.pk])
+    assert refs.chief.email in mails
+    assert link in mails
