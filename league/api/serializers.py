@@ -2,7 +2,6 @@
 
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -21,7 +20,7 @@ from league.services.events import EDITABLE
 
 
 class OrganisationSerializer(serializers.ModelSerializer):
-    parent = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    parent = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
 
     class Meta:
         model = Organisation
@@ -29,14 +28,14 @@ class OrganisationSerializer(serializers.ModelSerializer):
 
 
 class PlayerSerializer(serializers.ModelSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
     photo = serializers.SerializerMethodField()
 
     class Meta:
         model = Player
         fields = ["id", "display_name", "club", "country", "photo"]
 
-    @extend_schema_field(OpenApiTypes.URI)
+    @extend_schema_field(serializers.URLField(allow_null=True))
     def get_photo(self, player: Player) -> str | None:
         if not player.photo:
             return None

@@ -1,5 +1,7 @@
 """A league with staff and pairs (the competition tests' own), API clients and keys."""
 
+import os
+
 import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
@@ -8,6 +10,10 @@ from league.api import services
 from tests.league.conftest import League, build_league
 
 __all__ = ["League", "build_league"]
+
+# Webhook retries after 1 s, 2 s… in this suite (the worker process inherits it).
+os.environ.setdefault("WEBHOOK_RETRY_BASE", "1")
+os.environ.setdefault("WEBHOOK_MAX_ATTEMPTS", "3")
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,53 @@
+"""Embeddable standings and fixtures: framable, in the club site's language."""
+
+import pytest
+from django.template import Context, Template
+from django.test import RequestFactory
+
+from league.services import events
+from tests.league.conftest import play
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("kind", ["standings", "fixtures"])
+def test_a_widget_may_be_framed_by_any_site(client, league, kind):
+    response = client.get(f"/widget/events/{league.event.slug}/{kind}/")
+    assert response.status_code == 200
+    assert "X-Frame-Options" not in response
+    assert response["Access-Control-Allow-Origin"] == "*"
+    assert client.get("/")["X-Frame-Options"] == "DENY"
+
+
+@pytest.mark.parametrize(("lang", "html_lang"), [("es", "es"), ("pt-br", "pt-br"), ("en", "en")])
+def test_a_widget_speaks_the_sites_language(client, league, lang, html_lang):
+    response = client.get(f"/widget/events/{league.event.slug}/standings/", {"lang": lang})
+    assert f'<html lang="{html_lang}">' in response.content.decode()
+
+
+def test_standings_widget_shows_the_table(client, league):
+    play(league, league.matches(1)[0], 150, 40)
+    body = client.get(f"/widget/events/{league.event.slug}/standings/").content.decode()
+    assert all(pair.name in body for pair in league.pairs)
+
+
+def test_fixtures_widget_shows_a_round_and_its_results(client, league):
+    match = league.matches(1)[0]
+    play(league, match, 150, 40)
+    body = client.get(f"/widget/events/{league.event.slug}/fixtures/", {"round": 1})
+    assert "150 – 40" in body.content.decode()
+
+
+def test_a_draft_has_no_widget(client, league):
+    draft = events.create_event(league.organiser, league.club, name="Borrador")
+    assert client.get(f"/widget/events/{draft.slug}/standings/").status_code == 404
+
+
+@pytest.mark.parametrize(("who", "shown"), [("organiser", True), ("referee", False)])
+def test_the_snippet_is_shown_to_organisers(league, who, shown):
+    request = RequestFactory().get("/")
+    request.user = getattr(league, who)
+    html = Template("{% load api_widgets %}{% widget_snippet event %}").render(
+        Context({"request": request, "event": league.event})
+    )
+    assert (f"/widget/events/{league.event.slug}/standings/?lang=" in html) is shown
