@@ -45,7 +45,7 @@ def deliver(self, delivery_id: str) -> str:
     base delay, up to WEBHOOK_MAX_ATTEMPTS attempts. A delivered one is never sent again."""
     with transaction.atomic():
         delivery = (
-            Delivery.objects.select_for_update(skip_locked=True)
+            Delivery.objects.select_for_update(skip_locked=True, of=("self",))
             .select_related("webhook")
             .filter(pk=delivery_id, status=Delivery.Status.PENDING)
             .first()
