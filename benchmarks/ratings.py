@@ -1,0 +1,162 @@
+"""Replaying a rating pool of 100,000 matches among 2,000 players, database included.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python benchmarks/ratings.py
+
+Creates its own PostgreSQL database (`capicua_bench_ratings`, dropped at the end), loads a
+club, 2,000 players, pair entries and one over-the-board league of 100,000 matches with
+confirmed results through the league's models (bulk inserts, not timed), and the pool the
+league feeds. Then it times what the operators' `recalculate_ratings` does: indexing the
+pool's matches (`services.reindex`'s `RatedMatch` rows), a replay from the first match with
+no history yet, and a second one that replaces the 400,000 rating changes the first wrote.
+Each replay reads the matches, results and entries in one query, computes in memory and
+writes back with COPY and a bulk upsert.
+"""
+
+import argparse
+import os
+import random
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+NAME = "capicua_bench_ratings"
+
+
+def database_urls() -> tuple[str, str]:
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        sys.exit("Set DATABASE_URL to a PostgreSQL server (the benchmark makes its own database).")
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/postgres")), urlunsplit(parts._replace(path=f"/{NAME}"))
+
+
+def recreate(admin_url: str, drop_only: bool = False) -> None:
+    with psycopg.connect(admin_url, autocommit=True) as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {NAME} WITH (FORCE)")
+        if not drop_only:
+            connection.execute(f"CREATE DATABASE {NAME}")
+
+
+def load(matches: int, players: int, seed: int):
+    from django.utils import timezone
+
+    from league.models import Entry, Event, Match, Organisation, Player, Result, Round
+    from league.ratings import services
+
+    rng = random.Random(seed)
+    club = Organisation.objects.create(name="Club Bench", slug="club-bench", country="DO")
+    Player.objects.bulk_create(
+        [Player(display_name=f"Player {i:04d}", club=club, country="DO") for i in range(players)],
+        batch_size=5000,
+    )
+    people = list(Player.objects.values_list("pk", flat=True))
+    event = Event.objects.create(organisation=club, name="Liga Bench", slug="liga-bench")
+    pool = services.organisation_pool(club)
+    services.feed(event, pool)
+    pairs = {}
+    for _ in range(players * 10):
+        first, second = rng.sample(people, 2)
+        pairs.setdefault((first, second), Entry(event=event, name="pair", player_1_id=first,
+                                                player_2_id=second))  # fmt: skip
+    Entry.objects.bulk_create(pairs.values(), batch_size=5000)
+    entries = list(
+        Entry.objects.filter(event=event).values_list("pk", "player_1_id", "player_2_id")
+    )
+    per_round = 50
+    start = datetime(2024, 1, 1, 19, tzinfo=UTC)
+    Round.objects.bulk_create(
+        [Round(event=event, number=n + 1, date=(start + timedelta(days=n // 3)).date())
+         for n in range(matches // per_round + 1)],
+        batch_size=5000,
+    )  # fmt: skip
+    rounds = list(Round.objects.filter(event=event).order_by("number").values_list("pk", flat=True))
+    rows = []
+    while len(rows) < matches:
+        a, b = rng.sample(entries, 2)
+        if len({a[1], a[2], b[1], b[2]}) < 4:
+            continue
+        i = len(rows)
+        rows.append(Match(event=event, round_id=rounds[i // per_round], entry_a_id=a[0],
+                          entry_b_id=b[0], status=Match.Status.PLAYED,
+                          scheduled=start + timedelta(minutes=7 * i)))  # fmt: skip
+    Match.objects.bulk_create(rows, batch_size=5000)
+    now = timezone.now()
+    results = []
+    for pk in Match.objects.filter(event=event).values_list("pk", flat=True):
+        games_a = rng.choice((0, 1, 2)) if rng.random() < 0.02 else rng.choice((0, 2))
+        games_b = 1 if games_a == 1 else 2 - games_a
+        results.append(Result(match_id=pk, status=Result.Status.CONFIRMED, games_a=games_a,
+                              games_b=games_b, points_a=100 * games_a, points_b=100 * games_b,
+                              confirmed=now))  # fmt: skip
+    Result.objects.bulk_create(results, batch_size=5000)
+    return pool
+
+
+def timed(label: str, function, *args, matches: int | None = None):
+    started = time.perf_counter()
+    value = function(*args)
+    elapsed = time.perf_counter() - started
+    rate = f", {matches / elapsed:,.0f} matches/s" if matches else ""
+    print(f"{label:<40} {elapsed:7.2f} s{rate}")
+    return value
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--matches", type=int, default=100_000)
+    parser.add_argument("--players", type=int, default=2_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    args = parser.parse_args()
+    admin_url, bench_url = database_urls()
+    recreate(admin_url)
+    os.environ["DATABASE_URL"] = bench_url
+    os.environ.setdefault("SECRET_KEY", "benchmark-only-secret-key-0123456789abcdefghijklmnop")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection, transaction
+
+    from league.ratings import services
+    from league.ratings.models import RatedMatch, Rating, RatingChange
+
+    try:
+        call_command("migrate", verbosity=0)
+        print(f"{args.matches:,} matches among {args.players:,} players (PostgreSQL "
+              f"{connection.pg_version // 10000})")  # fmt: skip
+        pool = timed("load the league (not part of the replay)", load, args.matches, args.players,
+                     args.seed)  # fmt: skip
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+
+        def index():
+            with transaction.atomic():
+                services.reindex(pool)
+
+        timed("index the pool's matches", index)
+        assert RatedMatch.objects.filter(pool=pool).count() == args.matches
+        rated = timed("replay, no history yet", services.replay, pool.pk, services.FROM_START,
+                      matches=args.matches)  # fmt: skip
+        rated_again = timed("replay, replacing the whole history", services.replay, pool.pk,
+                            services.FROM_START, matches=args.matches)  # fmt: skip
+        assert rated == rated_again == args.matches
+        assert RatingChange.objects.filter(pool=pool).count() == 4 * args.matches
+        print(f"{Rating.objects.filter(pool=pool).count():,} ratings, "
+              f"{4 * args.matches:,} rating changes written")  # fmt: skip
+    finally:
+        connection.close()
+        if not args.keep:
+            recreate(admin_url, drop_only=True)
+
+
+if __name__ == "__main__":
+    main()
