@@ -1,0 +1,16 @@
+"""Demo ratings: the demo club's own ranking, fed by its over-the-board league."""
+
+from league.models import Event, Organisation
+
+from . import services
+from .models import RatingPool
+
+
+def run(club: Organisation) -> RatingPool:
+    """Make the club's pool, feed it the club's leagues and rate them now."""
+    pool = services.organisation_pool(club)
+    leagues = club.events.filter(format=Event.Format.LEAGUE, mode=Event.Mode.OVER_THE_BOARD)
+    for event in leagues:
+        services.feed(event, pool)
+    services.recalculate(pool.pk)
+    return pool
