@@ -18,6 +18,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("league.api.urls")),
     path("disputes/", include("games.disputes.urls")),
+    path("ratings/", include("league.ratings.urls")),
     path("", include("league.urls")),
 ]
 
