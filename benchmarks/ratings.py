@@ -9,7 +9,9 @@ league feeds. Then it times what the operators' `recalculate_ratings` does: inde
 pool's matches (`services.reindex`'s `RatedMatch` rows), a replay from the first match with
 no history yet, and a second one that replaces the 400,000 rating changes the first wrote.
 Each replay reads the matches, results and entries in one query, computes in memory and
-writes back with COPY and a bulk upsert.
+writes back with COPY and a bulk upsert. For scale on a busy machine it then times openskill's
+own `PlackettLuce.rate` over the same matches in memory, and checks that both give the same
+ratings; it prints the load average last.
 """
 
 import argparse
@@ -87,15 +89,36 @@ def load(matches: int, players: int, seed: int):
                           scheduled=start + timedelta(minutes=7 * i)))  # fmt: skip
     Match.objects.bulk_create(rows, batch_size=5000)
     now = timezone.now()
-    results = []
-    for pk in Match.objects.filter(event=event).values_list("pk", flat=True):
+    results, games = [], []
+    players_of = {pk: (first, second) for pk, first, second in entries}
+    for pk, a, b in (
+        Match.objects.filter(event=event)
+        .order_by("scheduled")
+        .values_list("pk", "entry_a_id", "entry_b_id")
+    ):
         games_a = rng.choice((0, 1, 2)) if rng.random() < 0.02 else rng.choice((0, 2))
         games_b = 1 if games_a == 1 else 2 - games_a
         results.append(Result(match_id=pk, status=Result.Status.CONFIRMED, games_a=games_a,
                               games_b=games_b, points_a=100 * games_a, points_b=100 * games_b,
                               confirmed=now))  # fmt: skip
+        ranks = [0, 0] if games_a == games_b else ([0, 1] if games_a > games_b else [1, 0])
+        games.append((players_of[a] + players_of[b], ranks))
     Result.objects.bulk_create(results, batch_size=5000)
-    return pool
+    return pool, games
+
+
+def by_openskill(games) -> dict:
+    """openskill's own PlackettLuce.rate over the same matches, in memory: the reference."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = {}
+    for four, ranks in games:
+        teams = [[ratings.get(p) or model.rating() for p in four[:2]],
+                 [ratings.get(p) or model.rating() for p in four[2:]]]  # fmt: skip
+        new = model.rate(teams, ranks=ranks)
+        ratings.update(zip(four, new[0] + new[1], strict=True))
+    return {p: (r.mu, r.sigma) for p, r in ratings.items()}
 
 
 def timed(label: str, function, *args, matches: int | None = None):
@@ -133,8 +156,8 @@ def main() -> None:
         call_command("migrate", verbosity=0)
         print(f"{args.matches:,} matches among {args.players:,} players (PostgreSQL "
               f"{connection.pg_version // 10000})")  # fmt: skip
-        pool = timed("load the league (not part of the replay)", load, args.matches, args.players,
-                     args.seed)  # fmt: skip
+        pool, games = timed("load the league (not part of the replay)", load, args.matches,
+                            args.players, args.seed)  # fmt: skip
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
 
@@ -152,6 +175,11 @@ def main() -> None:
         assert RatingChange.objects.filter(pool=pool).count() == 4 * args.matches
         print(f"{Rating.objects.filter(pool=pool).count():,} ratings, "
               f"{4 * args.matches:,} rating changes written")  # fmt: skip
+        reference = timed("openskill alone, in memory (reference)", by_openskill, games,
+                          matches=args.matches)  # fmt: skip
+        stored = {r.player_id: (r.mu, r.sigma) for r in Rating.objects.filter(pool=pool)}
+        print("the replay's ratings equal openskill's:", stored == reference)
+        print("load average:", " ".join(f"{x:.1f}" for x in os.getloadavg()))
     finally:
         connection.close()
         if not args.keep:

@@ -142,7 +142,11 @@ class RatingChange(models.Model):
         RatingPool, on_delete=models.CASCADE, db_index=False, db_constraint=False, related_name="+"
     )
     match = models.ForeignKey(
-        Match, on_delete=models.CASCADE, db_constraint=False, related_name="rating_changes"
+        Match,
+        on_delete=models.CASCADE,
+        db_index=False,
+        db_constraint=False,
+        related_name="rating_changes",
     )
     player = models.ForeignKey(
         Player, on_delete=models.CASCADE, db_index=False, db_constraint=False, related_name="+"
@@ -156,7 +160,7 @@ class RatingChange(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["pool", "match", "player"], name="one_rating_change_per_match"
+                fields=["match", "player", "pool"], name="one_rating_change_per_match"
             )
         ]
         indexes = [

@@ -262,11 +262,6 @@ def recalculate(pool_id: int) -> int:
     return replays
 
 
-def _pairs(players: tuple[int | None, ...]) -> bool:
-    """Four different players, two a side: anything else is not rated."""
-    return None not in players and len(set(players)) == 4
-
-
 def replay(pool_id: int, start: datetime) -> int:
     """Rate the pool's matches from `start` on, again; the number of matches rated.
 
@@ -319,21 +314,20 @@ def replay(pool_id: int, start: datetime) -> int:
         changes = []
         rated = 0
         for match_id, played_at, games_a, games_b, *four in matches:
-            if not _pairs(tuple(four)):
-                continue
+            if None in four or len(set(four)) != 4:
+                continue  # four different players, two a side, or the match is not rated
             a1, a2, b1, b2 = four
             new_a, new_b = rate_match(
                 (skills[a1], skills[a2]), (skills[b1], skills[b2]), outcome_of(games_a, games_b)
             )
             for player, new in zip(four, (*new_a, *new_b), strict=True):
-                old = skills[player]
-                changes.append((pool_id, match_id, player, played_at, *old, *new))
+                changes.append((match_id, played_at, player, *skills[player], *new))
                 skills[player] = new
                 counts[player] += 1
             rated += 1
 
         undone.delete()
-        _insert_changes(changes)
+        _insert_changes(pool_id, changes)
         Rating.objects.bulk_create(
             [
                 Rating(
@@ -361,33 +355,35 @@ def replay(pool_id: int, start: datetime) -> int:
     return rated
 
 
-CHANGE_COLUMNS = ("pool_id", "match_id", "player_id", "played_at", "mu_before", "sigma_before",
-                  "mu_after", "sigma_after")  # fmt: skip
+CHANGE_COLUMNS = ("match_id", "played_at", "player_id", "mu_before", "sigma_before", "mu_after",
+                  "sigma_after")  # fmt: skip
 
 
-def _insert_changes(rows: list[tuple]) -> None:
-    """Write rating changes: PostgreSQL's COPY, or batched INSERTs elsewhere."""
-    if connection.vendor == "postgresql":
-        table = connection.ops.quote_name(RatingChange._meta.db_table)
-        columns = ", ".join(CHANGE_COLUMNS)
-        with (
-            connection.cursor() as cursor,
-            cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
-        ):
-            # COPY's text format, written by hand: psycopg's write_row takes four times
-            # longer. repr() of a float reads back as the very same float.
-            for batch in range(0, len(rows), BATCH):
-                copy.write(
-                    "".join(
-                        f"{p}\t{m}\t{player}\t{at.isoformat()}\t{a!r}\t{b!r}\t{c!r}\t{d!r}\n"
-                        for p, m, player, at, a, b, c, d in rows[batch : batch + BATCH]
-                    )
-                )
+def _insert_changes(pool_id: int, rows: list[tuple]) -> None:
+    """Write rating changes, `CHANGE_COLUMNS` each: PostgreSQL's COPY, else batched INSERTs."""
+    if connection.vendor != "postgresql":
+        RatingChange.objects.bulk_create(
+            (RatingChange(pool_id=pool_id, **dict(zip(CHANGE_COLUMNS, row, strict=True)))
+             for row in rows),
+            batch_size=BATCH // 10,
+        )  # fmt: skip
         return
-    RatingChange.objects.bulk_create(
-        (RatingChange(**dict(zip(CHANGE_COLUMNS, row, strict=True))) for row in rows),
-        batch_size=BATCH // 10,
-    )
+    table = connection.ops.quote_name(RatingChange._meta.db_table)
+    columns = ", ".join(("pool_id", *CHANGE_COLUMNS))
+    with (
+        connection.cursor() as cursor,
+        cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
+    ):
+        # COPY's text format, written by hand: psycopg's write_row takes four times longer.
+        # repr() of a float reads back as the very same float.
+        prefix, last = "", None
+        for batch in range(0, len(rows), BATCH):
+            lines = []
+            for match, at, player, a, b, c, d in rows[batch : batch + BATCH]:
+                if match != last:
+                    prefix, last = f"{pool_id}\t{match}\t{at.isoformat()}\t", match
+                lines.append(f"{prefix}{player}\t{a!r}\t{b!r}\t{c!r}\t{d!r}\n")
+            copy.write("".join(lines))
 
 
 # Reading -----------------------------------------------------------------------------
