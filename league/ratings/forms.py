@@ -21,3 +21,14 @@ class LeaderboardFilter(forms.Form):
         clubs, countries = services.active_filters(pool)
         self.fields["club"].queryset = clubs
         self.fields["country"].choices = [("", _("All countries"))] + [(c, c) for c in countries]
+
+
+class EventPoolForm(forms.Form):
+    pool = forms.ChoiceField(label=_("Ranking this event feeds"), required=False)
+
+    def __init__(self, data, choices: dict[str, Organisation | None], current: str) -> None:
+        super().__init__(data, initial={"pool": current})
+        self.fields["pool"].choices = [("", _("None"))] + [
+            (key, organisation.name if organisation else _("Global ranking of online play"))
+            for key, organisation in choices.items()
+        ]

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, time
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, transaction
 from django.db.models import Exists, Min, OuterRef, Q, QuerySet
 from django.utils import timezone
@@ -31,6 +31,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from league.models import Event, Match, Organisation, Player, Result
+from league.permissions import can, lineage, require
 
 from .models import EventPool, RatedMatch, Rating, RatingChange, RatingPool
 from .skill import Skill, initial, ordinal, outcome_of, rate_match
@@ -69,16 +70,6 @@ def organisation_pool(organisation: Organisation) -> RatingPool:
     return pool
 
 
-def _organisers_of(event: Event) -> set[int]:
-    """The event's organisation and every organisation above it."""
-    found: set[int] = set()
-    organisation = event.organisation
-    while organisation is not None and organisation.pk not in found:
-        found.add(organisation.pk)
-        organisation = organisation.parent
-    return found
-
-
 def check_feed(event: Event, pool: RatingPool) -> None:
     """May `event` feed `pool`? Online events feed the global pool; an organisation's pool
     takes the over-the-board events of that organisation and of its member clubs."""
@@ -87,7 +78,7 @@ def check_feed(event: Event, pool: RatingPool) -> None:
             raise ValidationError(_("Only online events feed the global ranking."))
     elif event.mode != Event.Mode.OVER_THE_BOARD:
         raise ValidationError(_("Only over-the-board events feed an organisation's ranking."))
-    elif pool.organisation_id not in _organisers_of(event):
+    elif pool.organisation_id not in lineage(event.organisation):
         raise ValidationError(
             _("%(event)s is not an event of %(organisation)s or of one of its clubs.")
             % {"event": event, "organisation": pool.organisation}
@@ -103,6 +94,52 @@ def feed(event: Event, pool: RatingPool | None) -> None:
     else:
         EventPool.objects.filter(event=event).delete()
     _request_all(_place(pool, Match.objects.filter(event=event)))
+
+
+GLOBAL = "global"
+
+
+def pool_choices(user, event: Event) -> dict[str, Organisation | None]:
+    """The pools `user` may make `event` feed, by key: "global" (None: the global pool, for
+    the site's staff), or "organisation-ID" for each organisation of the event's lineage
+    whose organiser the user is (its pool is created when first chosen)."""
+    if event.mode == Event.Mode.ONLINE:
+        return {GLOBAL: None} if user.is_staff else {}
+    return {
+        f"organisation-{organisation.pk}": organisation
+        for organisation in Organisation.objects.filter(pk__in=lineage(event.organisation))
+        if can(user, "organisation.manage", organisation)
+    }
+
+
+def choose_pool(user, event: Event, key: str) -> RatingPool | None:
+    """An organiser sets the pool the event feeds ("" for none), among `pool_choices`.
+
+    Changing or leaving a pool needs the right to choose that pool too.
+    """
+    require(user, "event.manage", event)
+    choices = pool_choices(user, event)
+    current = pool_of(event)
+    if current is not None and pool_key(current) not in choices:
+        raise PermissionDenied(
+            _("Only the organisers of %(pool)s may change this.") % {"pool": current}
+        )
+    if key == "":
+        feed(event, None)
+        return None
+    if key not in choices:
+        raise PermissionDenied(_("You cannot choose this ranking for this event."))
+    organisation = choices[key]
+    pool = global_pool() if organisation is None else organisation_pool(organisation)
+    feed(event, pool)
+    return pool
+
+
+def pool_key(pool: RatingPool | None) -> str:
+    """The key of `pool` among `pool_choices` ("" for none)."""
+    if pool is None:
+        return ""
+    return GLOBAL if pool.organisation_id is None else f"organisation-{pool.organisation_id}"
 
 
 # Triggers ----------------------------------------------------------------------------

@@ -1,10 +1,18 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from league.models import Event
+from league.permissions import require
 
 from . import services
-from .forms import LeaderboardFilter
+from .forms import EventPoolForm, LeaderboardFilter
 from .models import Rating, RatingPool, provisional_below
 
 PER_PAGE = 50
@@ -38,4 +46,29 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
             "provisional_below": provisional_below(),
             "recalculating": services.pending(pool.pk),
         },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_pool(request: HttpRequest, slug: str) -> HttpResponse:
+    """An organiser chooses the ranking the event feeds."""
+    event = get_object_or_404(Event.objects.select_related("organisation"), slug=slug)
+    require(request.user, "event.manage", event)
+    current = services.pool_of(event)
+    choices = services.pool_choices(request.user, event)
+    form = EventPoolForm(request.POST or None, choices, services.pool_key(current))
+    if request.method == "POST" and form.is_valid():
+        try:
+            pool = services.choose_pool(request.user, event, form.cleaned_data["pool"])
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            if pool is None:
+                messages.success(request, _("The event feeds no ranking."))
+            else:
+                messages.success(request, _("The event feeds %(pool)s.") % {"pool": pool})
+            return redirect("event_manage", slug=event.slug)
+    return render(
+        request, "ratings/event_pool.html", {"event": event, "form": form, "current": current}
     )
