@@ -548,12 +548,20 @@ def apply_all(
                 code = cover[ends[end]]
                 if code < 0:
                     raise IllegalAction("does_not_fit", f"{NAME[tile]} does not fit that end")
-                ends = _WITH[4][end](ends, code)
-                if rules.spinner and ends[2] < 0 and not (ends[0] | ends[1]) & EMPTY:
+                left, right, up, down = ends
+                if end == 0:
+                    left = code
+                elif end == 1:
+                    right = code
+                elif end == 2:
+                    up = code
+                else:
+                    down = code
+                if rules.spinner and up < 0 and not (left | right) & EMPTY:
                     opening = line[0][0]
                     if IS_DOUBLE[opening]:  # both arms of a double opening are covered
-                        spinner = LO[opening] | DOUBLE | EMPTY
-                        ends = (ends[0], ends[1], spinner, spinner)
+                        up = down = LO[opening] | DOUBLE | EMPTY
+                ends = (left, right, up, down)
                 line += ((tile, end, code & 7),)
             else:
                 if setup.forced >= 0 and tile != setup.forced:
@@ -567,8 +575,9 @@ def apply_all(
                 line = ((tile, -1, first),)
             hand ^= bit
             hands = _WITH[n][turn](hands, hand)
-            seat, again = turn, last == turn
-            last, passes, turn = seat, 0, (seat + 1) % n
+            again = last == turn
+            seat = last = turn
+            passes, turn = 0, (turn + 1) % n
             if hand and not again and len(line) > 1 and not rules.table_points:
                 continue  # an ordinary play: nothing to score
             i, side = len(played) + done, setup.side[seat]
