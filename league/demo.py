@@ -1,11 +1,17 @@
 """The demo data that `make run` loads, so that a newcomer sees every feature working."""
 
+import random
+from datetime import date, timedelta
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 
 from games.disputes.demo import add_demo_dispute
 
-from .models import Membership, Organisation, Player
+from .models import Event, Match, Membership, Organisation, Player, Season
+from .services import entries, events, fixtures, results
 
 PASSWORD = "capicua"
 CLUB_SLUG = "club-los-capicuas"
@@ -32,7 +38,8 @@ def _user(username: str, *, staff: bool = False, email: str = ""):
 def run() -> bool:
     """Create the demo data if it is missing; True when anything was created."""
     if Organisation.objects.filter(slug=CLUB_SLUG).exists():
-        return False
+        club = Organisation.objects.get(slug=CLUB_SLUG)
+        return add_demo_events(club, _user("organiser"), _user("admin", staff=True))
     federation = Organisation.objects.create(
         name="Federación Dominicana de Dominó (demo)", slug="fdd-demo",
         kind=Organisation.Kind.FEDERATION, country="DO",
@@ -41,7 +48,7 @@ def run() -> bool:
         name="Club Los Capicúas", slug=CLUB_SLUG, kind=Organisation.Kind.CLUB,
         parent=federation, country="DO", city="Santo Domingo",
     )
-    _user("admin", staff=True)
+    admin = _user("admin", staff=True)
     organiser = _user("organiser")
     Player.objects.get_or_create(user=organiser, defaults={"display_name": "Olga Organizadora"})
     for role in (Membership.Role.OWNER, Membership.Role.ORGANISER, Membership.Role.REFEREE):
@@ -52,4 +59,52 @@ def run() -> bool:
         if user is not None:
             Membership.objects.create(organisation=club, user=user, role=Membership.Role.PLAYER)
     add_demo_dispute(club, organiser)
+    add_demo_events(club, organiser, admin)
+    return True
+
+
+LEAGUE_NAME = "Liga de Invierno (demo)"
+ROUNDS_PLAYED = 3
+
+
+def _score(rng: random.Random, target: int) -> list[dict]:
+    winner = target + rng.randrange(0, 40)
+    loser = 0 if rng.random() < 0.15 else rng.randrange(20, target - 10)
+    return [{"points_a": winner, "points_b": loser} if rng.random() < 0.5
+            else {"points_a": loser, "points_b": winner}]  # fmt: skip
+
+
+def add_demo_events(club: Organisation, organiser, admin) -> bool:
+    """A league in progress (8 pairs, some rounds confirmed, one result awaiting
+    confirmation, fixtures ahead) and a draft Swiss tournament. Once only."""
+    if Event.objects.filter(organisation=club, name=LEAGUE_NAME).exists():
+        return False
+    season, _ = Season.objects.get_or_create(
+        organisation=club, name="2026–27", defaults={"starts": date(2026, 10, 1)}
+    )
+    league = events.create_event(
+        organiser, club, name=LEAGUE_NAME, season=season, rule_preset="dominican",
+        venue="Sede del club", description="Parejas fijas, todos contra todos, a 200 tantos.",
+    )  # fmt: skip
+    players = list(Player.objects.filter(club=club, display_name__in=PLAYER_NAMES))
+    players.sort(key=lambda p: PLAYER_NAMES.index(p.display_name))
+    for first, second in zip(players[::2], players[1::2], strict=True):
+        entries.register(organiser, league, player_1=first, player_2=second)
+    start = timezone.localdate() - timedelta(weeks=ROUNDS_PLAYED)
+    fixtures.generate_fixtures(organiser, league, first_date=start)
+    rng = random.Random(2026)
+    target = events.rules_of(league).target
+    matches = Match.objects.filter(event=league).exclude(entry_b=None).select_related("round")
+    for match in matches.filter(round__number__lte=ROUNDS_PLAYED).order_by("round__number", "pk"):
+        proposed = results.enter_result(organiser, match, _score(rng, target))
+        results.confirm_result(admin, proposed)
+    ana = Player.objects.get(club=club, display_name=PLAYER_NAMES[0])
+    awaiting = matches.filter(round__number=ROUNDS_PLAYED + 1).filter(
+        Q(entry_a__player_1=ana) | Q(entry_b__player_1=ana)
+    ).first()  # fmt: skip
+    results.enter_result(ana.user, awaiting, _score(rng, target), note="Mesa 1")
+    events.create_event(
+        organiser, club, name="Torneo Suizo de Primavera (demo)", format=Event.Format.SWISS,
+        season=season, rule_preset="tournament", venue="Sede del club",
+    )  # fmt: skip
     return True

@@ -92,7 +92,8 @@ def register(
     if team is None and event.capacity is not None and accepted >= event.capacity:
         entry.status = Entry.Status.WAITLISTED
     fixtures_made = event.rounds.exists()
-    entry.late = fixtures_made or not _registration_open(event)
+    closes = event.registration_closes
+    entry.late = fixtures_made or (closes is not None and timezone.now() >= closes)
     entry.save()
     if fixtures_made and team is None and entry.status == Entry.Status.ACCEPTED:
         add_catch_up_fixtures(event, entry)
