@@ -91,18 +91,20 @@ def _start(record: Any) -> tuple[Rules | None, Any]:
     return state, declarations, opener, actions
 
 
+def _sides(record: Any) -> int:
+    """The number of sides under a faulty record's rules; 0 if they cannot be read."""
+    try:
+        return rules_from_spec(record.get("rules")).sides if isinstance(record, dict) else 0
+    except EngineError:
+        return 0
+
+
 def adjudicate(record: dict) -> dict:
     """Replay a hand record through the state machine and rule on it (hand-record.md)."""
-    rules = None
     try:
-        if isinstance(record, dict):
-            try:
-                rules = rules_from_spec(record.get("rules"))
-            except EngineError:
-                rules = None
         state, declarations, opener, actions = _start(record)
     except EngineError as e:
-        return _early_ruling(_fault(e.code, e.message), 0 if rules is None else rules.sides)
+        return _early_ruling(_fault(e.code, e.message), _sides(record))
     try:
         for seat, choice in declarations:
             state = declare(state, seat, choice)[0]

@@ -245,9 +245,14 @@ def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+_INT = {int}
+
+
 def _side_array(values: Any, sides: int, what: str) -> tuple[int, ...]:
     if values is None:
         return (0,) * sides
+    if type(values) is list and len(values) == sides and {*map(type, values)} == _INT:
+        return tuple(values)  # the usual JSON input, checked at C speed
     if (
         not isinstance(values, (list, tuple))
         or len(values) != sides
