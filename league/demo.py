@@ -12,6 +12,7 @@ from games.disputes.demo import add_demo_dispute
 
 from .models import Event, Match, Membership, Organisation, Player, Season
 from .services import entries, events, fixtures, results
+from .ratings import demo as ratings_demo
 
 PASSWORD = "capicua"
 CLUB_SLUG = "club-los-capicuas"
@@ -60,6 +61,7 @@ def run() -> bool:
             Membership.objects.create(organisation=club, user=user, role=Membership.Role.PLAYER)
     add_demo_dispute(club, organiser)
     add_demo_events(club, organiser, admin)
+    ratings_demo.run(club)
     return True
 
 

@@ -1,4 +1,4 @@
-"""Demo ratings: the demo club's own ranking, fed by its over-the-board league."""
+"""Demo ratings: the demo club's own ranking, fed by its over-the-board leagues."""
 
 from league.models import Event, Organisation
 
@@ -7,7 +7,7 @@ from .models import RatingPool
 
 
 def run(club: Organisation) -> RatingPool:
-    """Make the club's pool, feed it the club's leagues and rate them now."""
+    """Make the club's leagues feed the club's pool, and rate them now."""
     pool = services.organisation_pool(club)
     leagues = club.events.filter(format=Event.Format.LEAGUE, mode=Event.Mode.OVER_THE_BOARD)
     for event in leagues:

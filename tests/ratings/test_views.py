@@ -6,11 +6,10 @@ import pytest
 from django.test import override_settings
 from django.urls import reverse
 
+from league import demo as league_demo
 from league.models import Event, Organisation, Player
-from league.ratings import demo, services
-from league.ratings.models import Rating
-
-from .conftest import build_pool
+from league.ratings import services
+from league.ratings.models import Rating, RatingPool
 
 
 def rated(pool, rounds: int = 3):
@@ -113,13 +112,12 @@ def test_the_rankings_page_lists_the_pools(client, pool):
 
 
 @pytest.mark.django_db
-def test_the_demo_rates_the_clubs_league(db):
-    other = build_pool(tag="demo")
-    services.feed(other.event, None)
-    rated_before = Rating.objects.count()
-    other.play((0, 1, 2, 3), 2, 0)
-    club = other.event.organisation
-    pool = demo.run(club)
-    assert pool.organisation == club
-    assert Rating.objects.filter(pool=pool).count() == 4
-    assert rated_before == 0
+def test_the_demo_rates_the_demo_clubs_league(client):
+    assert league_demo.run()
+    pool = RatingPool.objects.get(organisation__slug=league_demo.CLUB_SLUG)
+    event = Event.objects.get(organisation=pool.organisation, format=Event.Format.LEAGUE)
+    assert services.pool_of(event) == pool
+    ratings = Rating.objects.filter(pool=pool)
+    assert ratings.count() == 8 and all(r.provisional for r in ratings)
+    assert not services.pending(pool.pk)
+    assert "Ana Rosario" in client.get(pool.get_absolute_url()).content.decode()
