@@ -1,9 +1,13 @@
-"""A player's rating history as the coordinates of an inline SVG line chart."""
+"""A player's rating history as the coordinates of an inline SVG line chart.
+
+Coordinates are numbers for the SVG (the template turns localisation off around it); the
+labels are localised strings.
+"""
 
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.utils.formats import date_format
+from django.utils.formats import date_format, number_format
 
 WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 640, 220, 48, 16, 14, 30
 TICKS = 4
@@ -13,6 +17,8 @@ TICKS = 4
 class LineChart:
     width: int
     height: int
+    left: int  # where the plot starts; the rating labels end just before it
+    label_x: int
     points: str
     last_x: float
     last_y: float
@@ -40,10 +46,12 @@ def line_chart(values: list[float], dates: list[datetime]) -> LineChart | None:
     return LineChart(
         width=WIDTH,
         height=HEIGHT,
+        left=LEFT,
+        label_x=LEFT - 6,
         points=" ".join(f"{cx},{cy}" for cx, cy in coords),
         last_x=coords[-1][0],
         last_y=coords[-1][1],
-        y_labels=[(y(value), f"{value:.1f}") for value in guides],
+        y_labels=[(y(value), number_format(value, 1)) for value in guides],
         x_labels=[
             (x(0), date_format(dates[0], "SHORT_DATE_FORMAT"), "start"),
             (x(span), date_format(dates[-1], "SHORT_DATE_FORMAT"), "end"),
