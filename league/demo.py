@@ -11,8 +11,8 @@ from django.utils import timezone
 from games.disputes.demo import add_demo_dispute
 
 from .models import Event, Match, Membership, Organisation, Player, Season
-from .services import entries, events, fixtures, results
 from .ratings import demo as ratings_demo
+from .services import entries, events, fixtures, results
 
 PASSWORD = "capicua"
 CLUB_SLUG = "club-los-capicuas"

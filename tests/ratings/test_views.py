@@ -7,7 +7,7 @@ from django.test import override_settings
 from django.urls import reverse
 
 from league import demo as league_demo
-from league.models import Event, Organisation, Player
+from league.models import Event, Organisation, Player, Result
 from league.ratings import services
 from league.ratings.models import Rating, RatingPool
 
@@ -112,12 +112,15 @@ def test_the_rankings_page_lists_the_pools(client, pool):
 
 
 @pytest.mark.django_db
-def test_the_demo_rates_the_demo_clubs_league(client):
+def test_the_demo_rates_the_demo_clubs_leagues(client):
     assert league_demo.run()
     pool = RatingPool.objects.get(organisation__slug=league_demo.CLUB_SLUG)
-    event = Event.objects.get(organisation=pool.organisation, format=Event.Format.LEAGUE)
-    assert services.pool_of(event) == pool
+    leagues = Event.objects.filter(organisation=pool.organisation, format=Event.Format.LEAGUE)
+    assert leagues.count() == 2 and all(services.pool_of(event) == pool for event in leagues)
+    counted = Result.objects.filter(match__event__in=leagues, status="confirmed")
+    players = {p for r in counted for e in (r.match.entry_a, r.match.entry_b) for p in e.players}
     ratings = Rating.objects.filter(pool=pool)
-    assert ratings.count() == 8 and all(r.provisional for r in ratings)
+    assert {r.player for r in ratings} == players and len(players) == 16
+    assert all(r.provisional for r in ratings)
     assert not services.pending(pool.pk)
     assert "Ana Rosario" in client.get(pool.get_absolute_url()).content.decode()
