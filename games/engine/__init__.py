@@ -9,7 +9,8 @@
 
 Persisting a live state: store `state_to_dict(state)` (its `domino-hand/1` record: rules,
 deal, boneyard, declarations and actions; plain JSON) and restore it with
-`state_from_dict(record)`, which replays the record through `apply` (tens of microseconds).
+`state_from_dict(record)`, which replays the record through `apply`'s rules loop
+(tens of microseconds).
 """
 
 from .bot import auto_action, bot_action
