@@ -19,6 +19,7 @@ urlpatterns = [
     path("", include("league.api.urls")),
     path("disputes/", include("games.disputes.urls")),
     path("ratings/", include("league.ratings.urls")),
+    path("", include("league.tournaments.urls")),
     path("", include("league.urls")),
 ]
 

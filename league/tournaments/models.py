@@ -12,6 +12,7 @@
 """
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -31,7 +32,9 @@ class Tournament(models.Model):
     event = models.OneToOneField(
         Event, primary_key=True, on_delete=models.CASCADE, related_name="tournament"
     )
-    rounds = models.PositiveSmallIntegerField(_("rounds planned"), default=5)
+    rounds = models.PositiveSmallIntegerField(
+        _("rounds planned"), default=5, validators=[MinValueValidator(1), MaxValueValidator(30)]
+    )
     avoid_same_club = models.BooleanField(
         _("avoid pairing entries of the same club"), default=False
     )
@@ -40,13 +43,21 @@ class Tournament(models.Model):
     )
     third_place = models.BooleanField(_("third-place match"), default=False)
     grand_final_reset = models.BooleanField(_("grand final reset"), default=True)
-    groups = models.PositiveSmallIntegerField(_("groups"), default=2)
-    qualifiers_per_group = models.PositiveSmallIntegerField(_("qualifiers per group"), default=2)
+    groups = models.PositiveSmallIntegerField(
+        _("groups"), default=2, validators=[MinValueValidator(1), MaxValueValidator(16)]
+    )
+    qualifiers_per_group = models.PositiveSmallIntegerField(
+        _("qualifiers per group"),
+        default=2,
+        validators=[MinValueValidator(1), MaxValueValidator(8)],
+    )
     playoff_double = models.BooleanField(_("double-elimination playoff"), default=False)
     sit_out_score = models.FloatField(
         _("score for sitting out"), choices=SIT_OUT_SCORES, default=0.5
     )
-    sit_out_points = models.PositiveSmallIntegerField(_("points for sitting out"), default=0)
+    sit_out_points = models.PositiveSmallIntegerField(
+        _("points for sitting out"), default=0, validators=[MaxValueValidator(1000)]
+    )
     whist = models.BooleanField(_("complete whist schedule"), default=False)
 
     class Meta:

@@ -3,6 +3,8 @@
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
 
@@ -137,3 +139,20 @@ def confirmed_winners(event: Event) -> dict[int, int]:
         if games_a != games_b:
             winners[match_id] = a if games_a > games_b else b
     return winners
+
+
+@transaction.atomic
+def set_options(user, event: Event, **options) -> Tournament:
+    """Change the event's tournament options (those the form offers for its format)."""
+    event = lock_event(user, event, *TOURNAMENT_FORMATS)
+    tournament = tournament_of(event)
+    before = {name: getattr(tournament, name) for name in options}
+    for name, value in options.items():
+        setattr(tournament, name, value)
+    try:
+        tournament.full_clean()
+    except ValidationError as error:
+        raise ServiceError("bad_options", _("Check the tournament options.")) from error
+    tournament.save()
+    audit(user, "tournament.options", tournament, event=event, before=before, after=options)
+    return tournament

@@ -1,0 +1,99 @@
+"""Forms of the tournament pages: they shape the input; the services decide."""
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from ..models import Entry, Event, Player
+from .models import Tournament
+
+OPTION_FIELDS = {
+    Event.Format.SWISS: ["rounds", "avoid_same_club"],
+    Event.Format.SINGLE_ELIMINATION: ["seeding", "third_place"],
+    Event.Format.DOUBLE_ELIMINATION: ["seeding", "grand_final_reset"],
+    Event.Format.GROUPS_PLAYOFF: [
+        "seeding",
+        "groups",
+        "qualifiers_per_group",
+        "playoff_double",
+        "third_place",
+        "grand_final_reset",
+    ],  # fmt: skip
+    Event.Format.INDIVIDUAL: ["rounds", "whist", "sit_out_score", "sit_out_points"],
+}
+
+
+class OptionsForm(forms.ModelForm):
+    class Meta:
+        model = Tournament
+        fields = sorted({name for names in OPTION_FIELDS.values() for name in names})
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        for name in list(self.fields):
+            if name not in OPTION_FIELDS[event.format]:
+                del self.fields[name]
+        if "seeding" in self.fields:
+            self.fields["seeding"].choices = [
+                c for c in Tournament.Seeding.choices if c[0] != Tournament.Seeding.STANDINGS
+            ]
+
+
+class _EntriesForm(forms.Form):
+    def __init__(self, *args: Any, event: Event, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        queryset = event.entries.filter(team__isnull=True).exclude(status=Entry.Status.WITHDRAWN)
+        for field in self.fields.values():
+            if isinstance(field, forms.ModelChoiceField):
+                field.queryset = queryset
+
+
+class PairingForm(_EntriesForm):
+    """Two entries: to swap in the draft, or never to pair."""
+
+    first = forms.ModelChoiceField(Entry.objects.none(), label=_("Entry"))
+    second = forms.ModelChoiceField(Entry.objects.none(), label=_("Other entry"))
+    reason = forms.CharField(label=_("Reason"), max_length=120, required=False)
+
+
+class PlayerForm(forms.Form):
+    player = forms.ModelChoiceField(Player.objects.none(), label=_("Player"))
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        taken = event.entries.exclude(status=Entry.Status.WITHDRAWN).values("player_1")
+        self.fields["player"].queryset = Player.objects.exclude(pk__in=taken)
+
+
+class PairEntryForm(forms.Form):
+    player_1 = forms.ModelChoiceField(Player.objects.all(), label=_("Player"))
+    player_2 = forms.ModelChoiceField(Player.objects.all(), label=_("Partner"))
+    name = forms.CharField(label=_("Name of the pair (optional)"), max_length=120, required=False)
+
+
+class SeedsForm(forms.Form):
+    """Seeding by hand: a seed number for every entry that plays."""
+
+    def __init__(self, *args: Any, entries: list[Entry], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.entries = entries
+        for number, entry in enumerate(entries, 1):
+            self.fields[f"seed_{entry.pk}"] = forms.IntegerField(
+                label=str(entry), min_value=1, max_value=len(entries), initial=number
+            )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        numbers = [data.get(f"seed_{e.pk}") for e in self.entries]
+        if None not in numbers and len(set(numbers)) != len(numbers):
+            raise forms.ValidationError(_("Give every entry a different seed."))
+        return data
+
+    def seeds(self) -> list[Entry]:
+        return sorted(self.entries, key=lambda e: self.cleaned_data[f"seed_{e.pk}"])
+
+
+class TableResultForm(forms.Form):
+    points_a = forms.IntegerField(label=_("Points of seats 1 and 3"), min_value=0)
+    points_b = forms.IntegerField(label=_("Points of seats 2 and 4"), min_value=0)

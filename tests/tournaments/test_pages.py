@@ -1,0 +1,117 @@
+import pytest
+from django.urls import reverse
+
+from league.models import Event, Match, Result
+from league.tournaments.models import DraftPairing
+from league.tournaments.services import brackets, individual, swiss
+
+from .conftest import play
+
+FORMATS = [
+    (Event.Format.SWISS, 5),
+    (Event.Format.SINGLE_ELIMINATION, 5),
+    (Event.Format.DOUBLE_ELIMINATION, 4),
+    (Event.Format.GROUPS_PLAYOFF, 6),
+    (Event.Format.INDIVIDUAL, 5),
+]
+FIRST_STEP = {
+    Event.Format.SWISS: "pair",
+    Event.Format.SINGLE_ELIMINATION: "draw-bracket",
+    Event.Format.DOUBLE_ELIMINATION: "draw-bracket",
+    Event.Format.GROUPS_PLAYOFF: "draw-groups",
+    Event.Format.INDIVIDUAL: "seat",
+}
+
+
+@pytest.mark.parametrize(("fmt", "size"), FORMATS)
+def test_every_format_runs_from_its_pages(build_event, client, fmt, size):
+    data = build_event(fmt, size)
+    slug = data.event.slug
+    client.force_login(data.organiser)
+    assert client.get(reverse("tournament_run", args=[slug])).status_code == 200
+    response = client.post(reverse("tournament_act", args=[slug, FIRST_STEP[fmt]]), follow=True)
+    assert response.status_code == 200
+    assert not [m for m in response.context["messages"] if m.level_tag == "error"]
+    if fmt == Event.Format.SWISS:
+        client.post(reverse("tournament_act", args=[slug, "publish"]))
+    assert data.event.rounds.exists()
+    public = client.get(reverse("tournament", args=[slug]))
+    assert public.status_code == 200
+    printed = client.get(reverse("tournament_print", args=[slug, 1]))
+    assert printed.status_code == 200 and b"table-card" in printed.content
+
+
+def test_only_organisers_run_it(build_event, client):
+    data = build_event(Event.Format.SWISS, 4)
+    slug = data.event.slug
+    for user in (data.stranger, data.other_organiser):
+        client.force_login(user)
+        assert client.get(reverse("tournament_run", args=[slug])).status_code == 403
+        assert client.post(reverse("tournament_act", args=[slug, "pair"])).status_code == 403
+    assert not DraftPairing.objects.exists()
+    client.logout()
+    assert client.post(reverse("tournament_act", args=[slug, "pair"])).status_code == 302
+    assert not DraftPairing.objects.exists()
+
+
+def test_nonsense_input_gets_a_clear_error(build_event, client):
+    data = build_event(Event.Format.SWISS, 4)
+    slug = data.event.slug
+    client.force_login(data.organiser)
+    client.defaults["HTTP_REFERER"] = reverse("tournament_run", args=[slug])
+    swiss.pair_round(data.organiser, data.event)
+    response = client.post(
+        reverse("tournament_act", args=[slug, "swap"]), {"first": "x", "second": "999999"},
+        follow=True,
+    )  # fmt: skip
+    assert [m.level_tag for m in response.context["messages"]] == ["error"]
+    response = client.post(reverse("tournament_act", args=[slug, "options"]), {"rounds": "-3"},
+                           follow=True)  # fmt: skip
+    assert [m.level_tag for m in response.context["messages"]] == ["error"]
+    assert client.post(reverse("tournament_act", args=[slug, "nonsense"])).status_code == 404
+    client.post(reverse("tournament_act", args=[slug, "publish"]))
+    response = client.post(reverse("tournament_act", args=[slug, "publish"]), follow=True)
+    assert [m.level_tag for m in response.context["messages"]] == ["success", "error"]
+    match = Match.objects.filter(event=data.event).first()
+    response = client.post(reverse("tournament_result", args=[match.pk]),
+                           {"game_1_a": "abc"}, follow=True)  # fmt: skip
+    assert [m.level_tag for m in response.context["messages"]] == ["error"]
+    assert not Result.objects.exists()
+
+
+def test_bracket_correction_is_previewed_then_confirmed(
+    build_event, client, django_capture_on_commit_callbacks
+):
+    data = build_event(Event.Format.SINGLE_ELIMINATION, 4)
+    bracket = brackets.create_bracket(data.organiser, data.event)
+    with django_capture_on_commit_callbacks(execute=True):
+        for match in Match.objects.filter(event=data.event):
+            play(data, match)
+    final = bracket.slots.get(number=3).match
+    with django_capture_on_commit_callbacks(execute=True):
+        play(data, final)
+    semi = bracket.slots.get(number=1).match
+    client.force_login(data.organiser)
+    url = reverse("tournament_correct", args=[semi.pk])
+    flipped = {"game_1_a": 80, "game_1_b": 150, "note": "sheet misread"}
+    preview = client.post(url, flipped)
+    assert preview.status_code == 200 and preview.context["reset"] == [final]
+    assert final.results.filter(status="confirmed").exists()  # nothing changed yet
+    done = client.post(url, {**flipped, "confirm": "1", "reset": [final.pk]})
+    assert done.status_code == 302
+    assert not final.results.filter(status="confirmed").exists()
+
+
+def test_individual_table_result_from_the_page(build_event, client):
+    data = build_event(Event.Format.INDIVIDUAL, 4)
+    round_ = individual.seat_round(data.organiser, data.event)
+    client.force_login(data.referee)
+    client.post(reverse("tournament_table_result", args=[round_.pk, 1]),
+                {"points_a": 150, "points_b": 90})  # fmt: skip
+    result = round_.table_results.get()
+    client.force_login(data.organiser)
+    client.post(reverse("tournament_table_confirm", args=[result.pk]))
+    result.refresh_from_db()
+    assert result.status == "confirmed"
+    page = client.get(reverse("tournament", args=[data.event.slug]))
+    assert page.context["players"][0].won == 1
