@@ -13,6 +13,7 @@ from games.disputes.demo import add_demo_dispute
 from .models import Event, Match, Membership, Organisation, Player, Season
 from .ratings import demo as ratings_demo
 from .services import entries, events, fixtures, results
+from .tournaments.demo import swiss_tournament
 
 PASSWORD = "capicua"
 CLUB_SLUG = "club-los-capicuas"
@@ -109,4 +110,5 @@ def add_demo_events(club: Organisation, organiser, admin) -> bool:
         organiser, club, name="Torneo Suizo de Primavera (demo)", format=Event.Format.SWISS,
         season=season, rule_preset="tournament", venue="Sede del club",
     )  # fmt: skip
+    swiss_tournament(club, organiser)
     return True

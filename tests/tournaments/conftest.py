@@ -9,6 +9,8 @@ from league.models import Entry, Event, Match, Membership, Organisation, Player
 from league.services import entries, events, results
 from league.tournaments.services.common import tournament_of
 
+PASSWORD = "tranque-y-capicua-9"
+
 
 def make_user(
     username: str, organisation: Organisation | None = None, role: str = "", password=None
@@ -39,8 +41,8 @@ def build(fmt: str, size: int, tag: str = "", **options) -> Club:
     roles = Membership.Role
     data = Club(
         club=club,
-        organiser=make_user(f"org{tag}", club, roles.ORGANISER),
-        organiser2=make_user(f"org2{tag}", club, roles.ORGANISER),
+        organiser=make_user(f"org{tag}", club, roles.ORGANISER, PASSWORD),
+        organiser2=make_user(f"org2{tag}", club, roles.ORGANISER, PASSWORD),
         referee=make_user(f"ref{tag}", club, roles.REFEREE),
         stranger=make_user(f"stranger{tag}"),
         other_organiser=make_user(f"otherorg{tag}", other, roles.OWNER),

@@ -115,3 +115,13 @@ def test_individual_table_result_from_the_page(build_event, client):
     assert result.status == "confirmed"
     page = client.get(reverse("tournament", args=[data.event.slug]))
     assert page.context["players"][0].won == 1
+
+
+def test_demo_swiss_tournament_is_ready_to_pair(db):
+    from league import demo
+
+    demo.run()
+    event = Event.objects.get(format=Event.Format.SWISS)
+    assert event.entries.filter(status="accepted").count() == 8
+    organiser = event.organisation.memberships.filter(role="organiser").first().user
+    assert len(swiss.pair_round(organiser, event)) == 4

@@ -1,0 +1,157 @@
+"""An organiser runs tournaments in a real Chromium against the real ASGI server."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.db import connection
+
+from league.models import Event, Match, Result
+from league.services import results
+from league.tournaments.models import Bracket
+from league.tournaments.services.brackets import bracket_view
+
+from .conftest import PASSWORD, build, game
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+
+def log_in(page, base: str, username: str) -> None:
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(base + "/")
+
+
+def no_errors(page) -> None:
+    assert page.locator(".message.error").count() == 0, page.locator(".messages").inner_text()
+
+
+def off_the_loop(function, *args):
+    """Run a service in a thread of its own: its notifications use async_to_sync, which
+    refuses to run in the thread where Playwright keeps its event loop."""
+
+    def call():
+        try:
+            return function(*args)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(call).result()
+
+
+def play(data, match, points) -> None:
+    off_the_loop(
+        lambda: results.confirm_result(
+            data.organiser2, results.enter_result(data.organiser, match, game(*points))
+        )
+    )
+
+
+def play_by_services(data, number: int) -> None:
+    """The higher-ranked pair (side A) wins every match of the round still open."""
+    for match in Match.objects.filter(
+        event=data.event, round__number=number, entry_b__isnull=False
+    ):
+        if match.results.filter(status__in=["confirmed", *Result.OPEN]).exists():
+            continue
+        play(data, match, (150, 70 + match.table))
+
+
+def test_organiser_runs_a_16_pair_4_round_swiss(page, chromium, asgi_server):
+    data = build(Event.Format.SWISS, 16, rounds=4)
+    run_url = f"{asgi_server}/events/{data.event.slug}/tournament/run/"
+    log_in(page, asgi_server, data.organiser.username)
+    second = chromium.new_context(locale="es-ES", viewport={"width": 390, "height": 844})
+    referee_page = second.new_page()
+    log_in(referee_page, asgi_server, data.organiser2.username)
+    for number in range(1, 5):
+        page.goto(run_url)
+        page.click("#pair-round")
+        page.wait_for_selector("table.draft")
+        no_errors(page)
+        assert page.locator("table.draft tbody tr").count() == 8
+        if number == 1:  # swap two pairs by hand before publishing
+            page.select_option("select[name=first]", index=0)
+            page.select_option("select[name=second]", index=2)
+            page.click("form[action$='/swap/'] button")
+            page.wait_for_load_state()
+            no_errors(page)
+            assert page.locator("table.draft button:has-text('Unpin')").count() == 2
+        page.click("#publish")
+        page.wait_for_selector("#enter-results")
+        no_errors(page)
+        assert Match.objects.filter(event=data.event, round__number=number).count() == 8
+        if number == 1:
+            form = page.locator("form[data-match]").first
+            match_id = int(form.get_attribute("data-match"))
+            form.locator("input[name=game_1_a]").fill("150")
+            form.locator("input[name=game_1_b]").fill("90")
+            form.locator("button").click()
+            page.wait_for_selector("#confirm-results")
+            no_errors(page)
+            referee_page.goto(run_url)
+            referee_page.click("#confirm-results form[action*='/results/'] button")
+            referee_page.wait_for_load_state()
+            no_errors(referee_page)
+            confirmed = Result.objects.get(match_id=match_id, status="confirmed")
+            assert (confirmed.points_a, confirmed.points_b) == (150, 90)
+        play_by_services(data, number)
+    pairs = [
+        frozenset((a, b))
+        for a, b in Match.objects.filter(event=data.event).values_list("entry_a", "entry_b")
+    ]
+    assert len(pairs) == len(set(pairs)) == 32  # 4 rounds of 8 tables, no rematch
+    page.goto(f"{asgi_server}/events/{data.event.slug}/tournament/")
+    rows = page.locator("table.standings tbody tr")
+    assert rows.count() == 16
+    assert rows.first.locator("td").nth(3).inner_text() == "4"  # the leader won every round
+    assert "Buchholz" in page.locator("#standings").inner_text()
+    page.goto(f"{asgi_server}/events/{data.event.slug}/tournament/rounds/4/print/")
+    assert page.locator(".table-card").count() == 8
+    # The public page fits a phone screen.
+    referee_page.goto(f"{asgi_server}/events/{data.event.slug}/tournament/")
+    wide = referee_page.evaluate(
+        "[...document.querySelectorAll('body *')]"
+        ".filter(e => e.getBoundingClientRect().right > 391)"
+        ".map(e => e.tagName + '.' + e.className).slice(0, 8)"
+    )
+    width = referee_page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, wide
+    second.close()
+
+
+def test_8_pair_double_elimination_through_the_grand_final_reset(page, asgi_server):
+    data = build(Event.Format.DOUBLE_ELIMINATION, 8, tag="de", grand_final_reset=True)
+    log_in(page, asgi_server, data.organiser.username)
+    page.goto(f"{asgi_server}/events/{data.event.slug}/tournament/run/")
+    page.click("#draw-bracket")
+    page.wait_for_selector("#bracket")
+    no_errors(page)
+    bracket = Bracket.objects.get(event=data.event)
+    for _ in range(20):
+        pending = [v for v in bracket_view(bracket) if v.match and v.winner is None]
+        if not pending:
+            break
+        for view in pending:
+            if view.stage == "grand_final_reset":
+                continue  # entered through the page below
+            a_wins = view.stage != "grand_final"  # the losers' champion takes the final
+            play(data, view.match, (150, 60) if a_wins else (60, 150))
+        if any(v.stage == "grand_final_reset" and v.match for v in pending):
+            break
+    reset = next(v for v in bracket_view(bracket) if v.stage == "grand_final_reset")
+    assert reset.needed and reset.match is not None
+    page.goto(f"{asgi_server}/events/{data.event.slug}/tournament/run/")
+    form = page.locator(f"form[data-match='{reset.match.pk}']")
+    form.locator("input[name=game_1_a]").fill("150")
+    form.locator("input[name=game_1_b]").fill("120")
+    form.locator("button").click()
+    page.wait_for_selector("#confirm-results")
+    off_the_loop(results.confirm_result, data.organiser2, reset.match.results.get())
+    page.goto(f"{asgi_server}/events/{data.event.slug}/tournament/")
+    assert page.locator(".bracket-match").count() == 2 * 8 - 1
+    final = page.locator(".bracket-match").last
+    assert final.locator(".side.won").inner_text() == str(reset.match.entry_a)
+    assert Match.objects.filter(event=data.event).count() == 15
