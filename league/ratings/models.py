@@ -60,6 +60,8 @@ class RatingPool(models.Model):
         verbose_name_plural = _("rating pools")
 
     def __str__(self) -> str:
+        if self.kind == self.Kind.GLOBAL:
+            return str(_("Online ranking"))
         return self.name
 
     def get_absolute_url(self) -> str:

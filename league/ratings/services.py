@@ -14,7 +14,7 @@ cannot get the lock leaves at once, and the holder takes the marker up again bef
 lets go, so a request made during a replay is merged into it. A replay from a point first
 puts every player back to their rating before that point (`RatingChange.mu_before`), then
 rates the matches from there on, in one transaction: replaying twice gives the same state,
-and the (pool, match, player) unique constraint refuses any double update.
+and the (match, player, pool) unique constraint refuses any double update.
 """
 
 from collections import Counter
@@ -49,7 +49,7 @@ BATCH = 5000
 def global_pool() -> RatingPool:
     pool, _created = RatingPool.objects.get_or_create(
         kind=RatingPool.Kind.GLOBAL,
-        defaults={"name": str(_("Online ranking")), "slug": "online"},
+        defaults={"name": "Online ranking", "slug": "online"},  # shown translated: __str__
     )
     return pool
 

@@ -1,11 +1,12 @@
 """OpenSkill's Plackett–Luce update for one pair-against-pair match, inlined for speed.
 
 `openskill.models.PlackettLuce().rate` copies its arguments and checks them at every call,
-which takes about 70 µs a match; a pool is replayed from scratch in batches of 100,000
-matches. `rate_match` performs the same floating-point operations, in the same order, as
+several times the work of the update itself, and a pool's replay may rate 100,000 matches. `rate_match` performs the same floating-point operations, in the same order, as
 `PlackettLuce.rate(teams, ranks=...)` with two teams of two and the model's defaults (no
-weights, no balance, no sigma limit), so it gives exactly the same numbers: the tests
-compare the two. Only ranks are used, never score margins.
+weights, no balance, no sigma limit), leaving out only those that cannot change the result
+(adding 0.0, multiplying or dividing by a weight of 1.0), so it gives exactly the same
+numbers: the tests compare the two on random ratings. Only ranks are used, never score
+margins.
 
 A skill is a (mu, sigma) pair.
 """
@@ -52,31 +53,17 @@ _BETA_SQUARED = MODEL.beta**2
 _KAPPA = MODEL.kappa
 
 
-def _team(skills: tuple[Skill, Skill]) -> tuple[list[float], list[float], float, float]:
-    mus = [mu for mu, _ in skills]
-    sigmas = [math.sqrt(sigma * sigma + _TAU_SQUARED) for _, sigma in skills]
-    mu_sum = 0.0
-    sigma_squared = 0.0
-    for mu, sigma in zip(mus, sigmas, strict=True):
-        mu_sum += mu * 1.0
-        sigma_squared += (sigma * 1.0) ** 2
-    return mus, sigmas, mu_sum, sigma_squared
+def _team(team: tuple[Skill, Skill]) -> tuple[float, float, float, float, float, float]:
+    """Both players' mu and sigma (tau added), the team's mu and sigma squared."""
+    (mu_1, sigma_1), (mu_2, sigma_2) = team
+    sigma_1 = math.sqrt(sigma_1 * sigma_1 + _TAU_SQUARED)
+    sigma_2 = math.sqrt(sigma_2 * sigma_2 + _TAU_SQUARED)
+    return mu_1, sigma_1, mu_2, sigma_2, mu_1 + mu_2, sigma_1**2 + sigma_2**2
 
 
-def _update(
-    mus: list[float], sigmas: list[float], sigma_squared: float, omega: float, delta: float
-) -> list[Skill]:
-    updated = []
-    for mu, sigma in zip(mus, sigmas, strict=True):
-        share = sigma**2 / sigma_squared
-        if omega >= 0:
-            new_mu = mu + share * omega * 1.0
-            new_sigma = sigma * math.sqrt(max(1 - share * delta * 1.0, _KAPPA))
-        else:
-            new_mu = mu + share * omega / 1.0
-            new_sigma = sigma * math.sqrt(max(1 - share * delta / 1.0, _KAPPA))
-        updated.append((new_mu, new_sigma))
-    return updated
+def _player(mu: float, sigma: float, s2: float, omega: float, delta: float) -> Skill:
+    share = sigma**2 / s2
+    return mu + share * omega, sigma * math.sqrt(max(1 - share * delta, _KAPPA))
 
 
 def rate_match(
@@ -85,40 +72,30 @@ def rate_match(
     """The skills of A's two players and of B's two players after the match."""
     # openskill sorts the teams by rank first: the winner (or A, in a draw) comes first.
     first, second = (team_b, team_a) if outcome is Outcome.B_WINS else (team_a, team_b)
-    mus_1, sigmas_1, mu_1, s2_1 = _team(first)
-    mus_2, sigmas_2, mu_2, s2_2 = _team(second)
-    c = math.sqrt(0.0 + (s2_1 + _BETA_SQUARED) + (s2_2 + _BETA_SQUARED))
+    m1, s1, n1, t1, mu_1, s2_1 = _team(first)
+    m2, s2, n2, t2, mu_2, s2_2 = _team(second)
+    c = math.sqrt((s2_1 + _BETA_SQUARED) + (s2_2 + _BETA_SQUARED))
     e_1 = math.exp(mu_1 / c)
     e_2 = math.exp(mu_2 / c)
-    both = 0.0 + e_1 + e_2
+    both = e_1 + e_2
+    p_1 = e_1 / both
+    p_2 = e_2 / both
     if outcome is Outcome.DRAW:
         # Both teams share rank 0: each is compared with the sum of both, counted twice.
-        p_1 = e_1 / both
-        p_2 = e_2 / both
-        omega_1 = 0.0 + (1 - p_1) / 2 - p_1 / 2
-        delta_1 = 0.0 + p_1 * (1 - p_1) / 2 + p_1 * (1 - p_1) / 2
-        omega_2 = 0.0 - p_2 / 2 + (1 - p_2) / 2
-        delta_2 = 0.0 + p_2 * (1 - p_2) / 2 + p_2 * (1 - p_2) / 2
+        omega_1 = (1 - p_1) / 2 - p_1 / 2
+        delta_1 = p_1 * (1 - p_1) / 2 + p_1 * (1 - p_1) / 2
+        omega_2 = -(p_2 / 2) + (1 - p_2) / 2
+        delta_2 = p_2 * (1 - p_2) / 2 + p_2 * (1 - p_2) / 2
     else:
-        p_1 = e_1 / both
-        omega_1 = 0.0 + (1 - p_1) / 1
-        delta_1 = 0.0 + p_1 * (1 - p_1) / 1
-        p_2 = e_2 / both
-        alone = e_2 / (0.0 + e_2)
-        omega_2 = 0.0 - p_2 / 1 + (1 - alone) / 1
-        delta_2 = 0.0 + p_2 * (1 - p_2) / 1 + alone * (1 - alone) / 1
-    new_1 = _update(
-        mus_1,
-        sigmas_1,
-        s2_1,
-        omega_1 * (s2_1 / c),
-        delta_1 * (s2_1 / c**2) * (math.sqrt(s2_1) / c),
-    )
-    new_2 = _update(
-        mus_2,
-        sigmas_2,
-        s2_2,
-        omega_2 * (s2_2 / c),
-        delta_2 * (s2_2 / c**2) * (math.sqrt(s2_2) / c),
-    )
+        # (The loser's comparison with itself alone adds exactly 0 to its omega and delta.)
+        omega_1 = 1 - p_1
+        delta_1 = p_1 * (1 - p_1)
+        omega_2 = -p_2
+        delta_2 = p_2 * (1 - p_2)
+    omega_1 *= s2_1 / c
+    delta_1 = delta_1 * (s2_1 / c**2) * (math.sqrt(s2_1) / c)
+    omega_2 *= s2_2 / c
+    delta_2 = delta_2 * (s2_2 / c**2) * (math.sqrt(s2_2) / c)
+    new_1 = [_player(m1, s1, s2_1, omega_1, delta_1), _player(n1, t1, s2_1, omega_1, delta_1)]
+    new_2 = [_player(m2, s2, s2_2, omega_2, delta_2), _player(n2, t2, s2_2, omega_2, delta_2)]
     return (new_2, new_1) if outcome is Outcome.B_WINS else (new_1, new_2)
