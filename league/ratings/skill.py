@@ -1,7 +1,8 @@
 """OpenSkill's Plackett–Luce update for one pair-against-pair match, inlined for speed.
 
 `openskill.models.PlackettLuce().rate` copies its arguments and checks them at every call,
-several times the work of the update itself, and a pool's replay may rate 100,000 matches. `rate_match` performs the same floating-point operations, in the same order, as
+several times the work of the update itself, and a pool's replay may rate 100,000 matches.
+`rate_match` performs the same floating-point operations, in the same order, as
 `PlackettLuce.rate(teams, ranks=...)` with two teams of two and the model's defaults (no
 weights, no balance, no sigma limit), leaving out only those that cannot change the result
 (adding 0.0, multiplying or dividing by a weight of 1.0), so it gives exactly the same
