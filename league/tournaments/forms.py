@@ -34,10 +34,6 @@ class OptionsForm(forms.ModelForm):
         for name in list(self.fields):
             if name not in OPTION_FIELDS[event.format]:
                 del self.fields[name]
-        if "seeding" in self.fields:
-            self.fields["seeding"].choices = [
-                c for c in Tournament.Seeding.choices if c[0] != Tournament.Seeding.STANDINGS
-            ]
 
 
 class _EntriesForm(forms.Form):

@@ -22,10 +22,9 @@ from ..models import Entry, Event, Match, Round
 
 class Tournament(models.Model):
     class Seeding(models.TextChoices):
+        RATING = "rating", _("By rating")
         REGISTRATION = "registration", _("By order of registration")
         LOT = "lot", _("By lot")
-        STANDINGS = "standings", _("By the standings of the previous stage")
-        MANUAL = "manual", _("By hand")
 
     SIT_OUT_SCORES = [(0.0, _("Nothing")), (0.5, _("Half a win")), (1.0, _("A win"))]
 

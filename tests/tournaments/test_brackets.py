@@ -130,3 +130,19 @@ def test_manual_seeding_must_cover_every_entry(build_event):
     seeds = list(reversed(data.entries))
     bracket = brackets.create_bracket(data.organiser, data.event, seeds=seeds)
     assert [s.entry for s in bracket.seeds.all()] == seeds
+
+
+def test_seeding_by_rating(build_event):
+    from league.ratings.models import Rating
+    from league.ratings.services import global_pool
+
+    data = build_event(Event.Format.SINGLE_ELIMINATION, 4, seeding="rating")
+    pool = global_pool()
+    strongest = data.entries[3]
+    for rank, entry in enumerate([data.entries[3], data.entries[1], data.entries[0]]):
+        for player in entry.players:
+            Rating.objects.create(pool=pool, player=player, mu=40 - 5 * rank, sigma=2,
+                                  ordinal=34 - 5 * rank, matches=10)  # fmt: skip
+    bracket = brackets.create_bracket(data.organiser, data.event)
+    seeds = [s.entry for s in bracket.seeds.all()]
+    assert seeds == [strongest, data.entries[1], data.entries[0], data.entries[2]]

@@ -28,6 +28,8 @@ from ...pairing import (
     double_elimination,
     single_elimination,
 )
+from ...ratings.models import Rating
+from ...ratings.services import global_pool, pool_of
 from ...services import results as core_results
 from ...services.audit import audit
 from ...services.errors import ServiceError
@@ -82,8 +84,26 @@ def stage_rounds(shape: Shape) -> list[tuple[str, int]]:
     return keys
 
 
+def entry_ratings(event: Event, entries: list[Entry]) -> dict[int, float]:
+    """Each entry's rating: the mean of its players' ratings in the pool the event feeds
+    (else the global ranking); an unrated player counts as a newcomer (0)."""
+    pool = pool_of(event) or global_pool()
+    ratings = dict(
+        Rating.objects.filter(
+            pool=pool, player__in=[p for e in entries for p in e.players]
+        ).values_list("player_id", "ordinal")
+    )
+    return {
+        e.pk: sum(ratings.get(p.pk, 0.0) for p in e.players) / max(len(e.players), 1)
+        for e in entries
+    }
+
+
 def seeded(tournament: Tournament, entries: list[Entry]) -> list[Entry]:
-    """Seed order by the event's seeding: registration, or a fresh draw of lots."""
+    """Seed order by the event's seeding: rating, registration, or a fresh draw of lots."""
+    if tournament.seeding == Tournament.Seeding.RATING:
+        rating = entry_ratings(tournament.event, entries)
+        return sorted(entries, key=lambda e: -rating[e.pk])
     if tournament.seeding == Tournament.Seeding.LOT:
         lots = list(range(1, len(entries) + 1))
         random.SystemRandom().shuffle(lots)
