@@ -134,10 +134,11 @@ def rank(
     drawn when the fixtures were made, the lower first.
     """
     table = _tally(entries, outcomes, multiplier)
-    stats = {
-        pk: {"match_wins": row.match_points + row.drawn / 2, "lots": -(row.entry.lot or 10**9)}
-        for pk, row in table.items()
-    }
+    stats = {}
+    for pk, row in table.items():
+        won = row.match_points + row.drawn / 2
+        # "score" is what Buchholz and Sonneborn-Berger add up: shutouts and byes count too.
+        stats[pk] = {"match_wins": won, "score": won, "lots": -(row.entry.lot or 10**9)}
     played = [
         MatchResult(
             a=o.a,
