@@ -95,7 +95,8 @@ def register(
     closes = event.registration_closes
     entry.late = fixtures_made or (closes is not None and timezone.now() >= closes)
     entry.save()
-    if fixtures_made and team is None and entry.status == Entry.Status.ACCEPTED:
+    league = event.format == Event.Format.LEAGUE  # tournaments pair late entries next round
+    if league and fixtures_made and team is None and entry.status == Entry.Status.ACCEPTED:
         add_catch_up_fixtures(event, entry)
     bump_standings(event)
     audit(user, "entry.register", entry, event=event, after=snapshot(entry, ENTRY_FIELDS))

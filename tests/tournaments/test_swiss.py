@@ -175,3 +175,20 @@ def test_buchholz_counts_the_bye_of_an_opponent(build_event):
 
     assert first_of_x_and_y(won) == y
     assert first_of_x_and_y([*won, bye]) == x  # X's opponent P also won a bye
+
+
+def test_a_late_entry_is_paired_from_the_next_round(build_event):
+    from league.services import entries
+
+    from .conftest import make_user
+
+    data = build_event(SWISS, 4)
+    assert data.event.tiebreaks[:3] == ["match_wins", "buchholz", "sonneborn_berger"]
+    swiss.pair_round(data.organiser, data.event)
+    swiss.publish(data.organiser, data.event)
+    late = entries.register(data.organiser, data.event, player_1=make_user("late1").player,
+                            player_2=make_user("late2").player)  # fmt: skip
+    assert late.late and data.event.rounds.count() == 1  # no league catch-up rounds
+    play_round(data, 1)
+    drafted = swiss.pair_round(data.organiser, data.event)
+    assert late.pk in {p.entry_a_id for p in drafted} | {p.entry_b_id for p in drafted}

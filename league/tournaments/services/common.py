@@ -12,6 +12,7 @@ from ...models import Entry, Event, Match, Result, Round
 from ...permissions import require
 from ...services.audit import audit
 from ...services.errors import ServiceError
+from ...services.events import DEFAULT_TIEBREAKS
 from ..models import Tournament
 
 TOURNAMENT_FORMATS = (
@@ -43,9 +44,16 @@ FORMAT_TIEBREAKS = {
 
 
 def tournament_of(event: Event) -> Tournament:
-    """The event's tournament options, created with the format's defaults on first use."""
+    """The event's tournament options, created on first use; an event still on the league
+    tiebreaks gets its format's (Swiss: Buchholz, Sonneborn-Berger; individual events:
+    partner-aware)."""
     tournament, created = Tournament.objects.get_or_create(event=event)
-    if created and event.format in FORMAT_TIEBREAKS and not event.rounds.exists():
+    if (
+        created
+        and event.format in FORMAT_TIEBREAKS
+        and event.tiebreaks == DEFAULT_TIEBREAKS
+        and not event.rounds.exists()
+    ):
         event.tiebreaks = FORMAT_TIEBREAKS[event.format]
         Event.objects.filter(pk=event.pk).update(tiebreaks=event.tiebreaks)
     return tournament
