@@ -1,0 +1,191 @@
+"""The table socket: a thin caller of the table services (see docs/live-protocol.md)."""
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation.trans_real import parse_accept_lang_header
+
+from games.engine import EngineError
+from games.services import tables, timers
+from games.services.errors import TableError, error_answer
+from games.services.messages import missed, snapshot, table_group, viewer_message
+from league.notifications import user_group
+
+logger = logging.getLogger(__name__)
+
+RATE_PER_SECOND = 10
+BURST = 20
+POLICY_VIOLATION = 1008
+_sweeper: asyncio.Task | None = None
+
+
+def ensure_sweeper() -> None:
+    """Start the in-server sweeper once per process, when the channel layer is in memory."""
+    global _sweeper
+    if timers.timers_in_server() and (_sweeper is None or _sweeper.done()):
+        _sweeper = asyncio.get_running_loop().create_task(_sweep_forever())
+
+
+async def _sweep_forever() -> None:
+    sweep = database_sync_to_async(timers.sweep)
+    while True:
+        try:
+            await sweep()
+        except Exception:
+            logger.exception("table sweeper failed")
+        await asyncio.sleep(timers.SWEEP_SECONDS)
+
+
+def language_of(scope: dict) -> str:
+    """The viewer's language: the language cookie, else Accept-Language, else the default."""
+    supported = {code for code, _ in settings.LANGUAGES}
+    cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "").lower()
+    if cookie in supported:
+        return cookie
+    headers = dict(scope.get("headers", []))
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for code, _ in parse_accept_lang_header(accept):
+        for candidate in (code.lower(), code.lower().split("-")[0]):
+            if candidate in supported:
+                return candidate
+    return settings.LANGUAGE_CODE
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    """One viewer of one table: a seated player, or a spectator who can never act."""
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope.get("user")
+        self.language = language_of(self.scope)
+        self.synced = False
+        self.tokens, self.stamp = float(BURST), time.monotonic()
+        self.joined = [table_group(self.table_id)]
+        if self.user is not None and self.user.is_authenticated:
+            self.joined.append(user_group(self.user.pk))
+        for group in self.joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        self.snap = await database_sync_to_async(snapshot)(self.table_id, self.user)
+        if self.snap is None:
+            await self.close(code=4404)
+            return
+        await self.accept()
+        ensure_sweeper()
+
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    def _allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.stamp) * RATE_PER_SECOND)
+        self.stamp = now
+        self.tokens -= 1
+        return self.tokens >= 0
+
+    async def receive_json(self, content: Any, **kwargs) -> None:
+        if not self._allow():
+            await self.close(code=POLICY_VIOLATION)
+            return
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "hello":
+            await self._hello(content.get("version"))
+            return
+        handler = {"play": self._play, "next": self._next, "sit": self._sit, "bot": self._bot}
+        if kind not in handler:
+            await self._refuse("bad_message", content)
+            return
+        if self.user is None or not self.user.is_authenticated:
+            await self._refuse("not_seated", content)
+            return
+        await handler[kind](content)
+
+    # ------------------------------------------------------------ client requests
+
+    async def _hello(self, version: Any) -> None:
+        """A (re)connecting client's last version: the missed events, or a snapshot."""
+        self.synced = True
+        events = None
+        if isinstance(version, int) and 0 < version <= self.snap.version:
+            events = await database_sync_to_async(missed)(
+                self.table_id, version, self.snap.version, self.snap.facts["hand_number"]
+            )
+        if events is None:
+            await self.send_json(viewer_message("snapshot", self.snap))
+        else:
+            await self.send_json(viewer_message("missed", self.snap, events=events))
+
+    async def _play(self, content: dict) -> None:
+        await self._call(
+            content, tables.act, self.table_id, self.user, action=content.get("action"),
+            version=content.get("version"), client_id=content.get("id"),
+        )  # fmt: skip
+
+    async def _next(self, content: dict) -> None:
+        await self._call(content, tables.press_next, self.table_id, self.user)
+
+    async def _sit(self, content: dict) -> None:
+        await self._call(content, tables.sit, self.table_id, self.user, content.get("seat"))
+
+    async def _bot(self, content: dict) -> None:
+        await self._call(content, tables.add_bot, self.table_id, self.user, content.get("seat"))
+
+    async def _call(self, content: dict, service: Callable, *args: Any, **kwargs: Any) -> None:
+        client_id = content.get("id") if isinstance(content.get("id"), str) else None
+        try:
+            answer = await database_sync_to_async(service, thread_sensitive=False)(*args, **kwargs)
+        except TableError as error:
+            await self._refuse(error.code, content)
+            return
+        await self.send_json(
+            answer if isinstance(answer, dict) else {"type": "ok", "id": client_id}
+        )
+
+    async def _refuse(self, code: str, content: Any) -> None:
+        client_id = content.get("id") if isinstance(content, dict) else None
+        with translation.override(self.language):
+            await self.send_json(
+                error_answer(code, client_id if isinstance(client_id, str) else None)
+            )
+        if code == "stale":
+            await self._reload()
+
+    async def _reload(self) -> None:
+        fresh = await database_sync_to_async(snapshot)(self.table_id, self.user)
+        if fresh is not None:
+            self.snap = fresh
+            if self.synced:
+                await self.send_json(viewer_message("snapshot", self.snap))
+
+    # ------------------------------------------------------------ group messages
+
+    async def table_changed(self, message: dict) -> None:
+        version, event = message["version"], message["event"]
+        if version <= self.snap.version:
+            return
+        step = version == self.snap.version + 1 and self.snap.state is not None
+        if step and event["kind"] == "action":
+            try:
+                self.snap.state = tables.engine_step(
+                    self.snap.state, event["seat"], event["action"]
+                )
+            except EngineError:
+                await self._reload()
+                return
+        elif not (step and event["kind"] == "ready"):
+            await self._reload()
+            return
+        self.snap.version, self.snap.facts = version, message["facts"]
+        if self.synced:
+            last = {"seat": event["seat"], "action": event["action"]} if "seat" in event else None
+            await self.send_json(viewer_message("update", self.snap, last=last))
+
+    async def session_ended(self, message: dict) -> None:
+        await self.close(code=4401)

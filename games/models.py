@@ -1,0 +1,196 @@
+"""Live tables: a table plays one match; seats bind users; every action and hand is stored."""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def new_code() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class Table(models.Model):
+    """One match under one rule set. `state` is the live hand's `domino-hand/1` record."""
+
+    class Kind(models.TextChoices):
+        PRIVATE = "private", _("Private table")
+        QUICK = "quick", _("Quick match")
+        DUO = "duo", _("Duo match")
+        RANKED = "ranked", _("Ranked match")
+        FIXTURE = "fixture", _("Competition match")
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        BETWEEN = "between", _("Between hands")
+        FINISHED = "finished", _("Finished")
+
+    class Absence(models.TextChoices):
+        BOT = "bot", _("A bot replaces the absent seat")
+        FORFEIT = "forfeit", _("The absent seat forfeits")
+
+    code = models.CharField(max_length=16, unique=True, default=new_code, editable=False)
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices, default=Kind.PRIVATE)
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.WAITING
+    )
+    rules = models.JSONField(_("rules"), default=dict)  # preset + overrides, as in records
+    absence = models.CharField(
+        _("absent seat"), max_length=8, choices=Absence.choices, default=Absence.BOT
+    )
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="hosted_tables",
+    )  # fmt: skip
+    fixture = models.OneToOneField(
+        "league.Match", null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="live_table",
+    )  # fmt: skip
+    version = models.PositiveIntegerField(default=0)
+    hand_number = models.PositiveIntegerField(default=0)
+    state = models.JSONField(null=True, blank=True)  # the live hand (hidden: never sent)
+    match = models.JSONField(default=dict)  # scores, normal, leader, over, winner, shutout
+    ready = models.JSONField(default=list)  # seats that pressed "next" between hands
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    forfeit_side = models.PositiveSmallIntegerField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+
+    def __str__(self) -> str:
+        return _("Table %(code)s") % {"code": self.code}
+
+    @property
+    def group(self) -> str:
+        return f"table-{self.pk}"
+
+    @property
+    def casual(self) -> bool:
+        return self.kind != self.Kind.FIXTURE
+
+
+class Seat(models.Model):
+    """A seat at a table, bound by the server to a user (or played by a bot)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="seats",
+    )  # fmt: skip
+    name = models.CharField(max_length=80, blank=True)
+    bot = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="unique_seat_number"),
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                condition=models.Q(user__isnull=False),
+                name="one_seat_per_user",
+            ),  # fmt: skip
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} · {self.number}"
+
+    @property
+    def taken(self) -> bool:
+        return self.bot or self.user_id is not None
+
+
+class Hand(models.Model):
+    """A finished hand: its `domino-hand/1` record and the engine's ruling."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    record = models.JSONField()
+    ruling = models.JSONField()
+    finished = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="unique_hand_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} · {self.number}"
+
+
+class Action(models.Model):
+    """One action of a live hand (a play, pass, draw or five-doubles choice)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
+    hand = models.PositiveIntegerField()
+    number = models.PositiveIntegerField()  # index among the hand's actions and declarations
+    seat = models.PositiveSmallIntegerField()
+    action = models.CharField(max_length=24)
+    auto = models.BooleanField(default=False)
+    version = models.PositiveIntegerField()  # the table's version after this action
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "hand", "number"], name="unique_action_number"
+            ),
+            models.UniqueConstraint(fields=["table", "version"], name="unique_action_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} · {self.hand}.{self.number}"
+
+
+class Reply(models.Model):
+    """The answer given to a client message, so that a resent message gets it again."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="replies")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    client_id = models.CharField(max_length=64)
+    answer = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "user", "client_id"], name="unique_client_message"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.client_id
+
+
+class QueueEntry(models.Model):
+    """A user (with a partner, for duo) waiting for a matchmade table."""
+
+    class Kind(models.TextChoices):
+        QUICK = "quick", _("Quick match")
+        DUO = "duo", _("Duo match")
+        RANKED = "ranked", _("Ranked match")
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_entry"
+    )
+    partner = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        related_name="+",
+    )  # fmt: skip
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    rating = models.FloatField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.CASCADE)
+
+    class Meta:
+        ordering = ["created", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.kind}"

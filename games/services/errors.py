@@ -1,0 +1,44 @@
+"""Stable error codes of the live tables and their translated messages."""
+
+from django.utils.translation import gettext_lazy as _
+
+MESSAGES = {
+    "bad_message": _("That message could not be read."),
+    "bad_rules": _("Those rules are not valid."),
+    "bad_seat": _("There is no such seat."),
+    "seat_taken": _("That seat is taken."),
+    "not_seated": _("You do not hold a seat at this table."),
+    "not_host": _("Only the host can do that."),
+    "not_casual": _("Bots can only sit at casual tables."),
+    "not_waiting": _("The seats can no longer change."),
+    "not_playing": _("No hand is being played."),
+    "not_between": _("The next hand cannot start now."),
+    "stale": _("The table moved on; here it is again."),
+    "not_your_turn": _("It is not your turn."),
+    "illegal": _("That move is not allowed."),
+    "rate_limited": _("Too many messages."),
+    "queue_partner": _("Your partner must be another player."),
+    "no_table": _("There is no such table."),
+}
+
+
+class TableError(Exception):
+    """A refused request: nothing was changed."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+    @property
+    def message(self) -> str:
+        return str(MESSAGES.get(self.code, MESSAGES["illegal"]))
+
+
+def error_answer(code: str, client_id: str | None = None) -> dict:
+    """The message a client gets for a refused request (translated in the active language)."""
+    return {
+        "type": "error",
+        "id": client_id,
+        "code": code,
+        "message": str(MESSAGES.get(code, MESSAGES["illegal"])),
+    }

@@ -1,0 +1,129 @@
+"""What the live tables send: group messages with public facts, and each viewer's message.
+
+A group message never carries a hand: only the version and public facts (the action just
+played is public once played; a draw names no tile). Each consumer keeps the hand in
+memory, applies the public action to it, and builds its own viewer's message with
+`viewer_message`, the one function that turns a hand into what a seat or a spectator sees.
+"""
+
+from dataclasses import dataclass
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from games.engine import HandState, rules_from_spec, rules_to_spec, state_from_dict, view
+from games.models import Action, Table
+
+
+def table_group(table_id: int) -> str:
+    return f"table-{table_id}"
+
+
+def hand_state(table: Table) -> HandState | None:
+    """The live hand, replayed from its stored record."""
+    return None if table.state is None else state_from_dict(table.state)
+
+
+def table_facts(table: Table) -> dict:
+    """The public facts of a table (no tiles)."""
+    match = table.match or {}
+    return {
+        "id": table.pk,
+        "code": table.code,
+        "kind": table.kind,
+        "status": table.status,
+        "hand_number": table.hand_number,
+        "deadline": None if table.deadline is None else table.deadline.timestamp(),
+        "ready": list(table.ready),
+        "scores": match.get("scores", [0, 0]),
+        "over": match.get("over", False),
+        "winner": match.get("winner"),
+        "forfeit_side": table.forfeit_side,
+        "host": table.host_id,
+    }
+
+
+def seat_list(table: Table) -> list[dict]:
+    return [
+        {"number": s.number, "name": s.name, "bot": s.bot, "taken": s.taken}
+        for s in table.seats.order_by("number")
+    ]
+
+
+def group_message(table: Table, event: dict) -> dict:
+    """The group message of one committed change: its version, its event, public facts."""
+    return {
+        "type": "table.changed",
+        "version": table.version,
+        "event": event,
+        "facts": table_facts(table),
+    }
+
+
+def ring(table_id: int, message: dict) -> None:
+    """Send a committed change to the table's group (called on commit)."""
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(table_group(table_id), message)
+
+
+@dataclass
+class Snapshot:
+    version: int
+    facts: dict
+    seats: list[dict]
+    seat: int | None  # the viewer's seat, bound by the server
+    state: HandState | None
+    rules: str | dict
+
+
+def snapshot(table_id: int, user: AbstractBaseUser | None) -> Snapshot | None:
+    """The table as stored now, and the seat the user holds (None: a spectator)."""
+    with transaction.atomic():
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            return None
+        seats = list(table.seats.order_by("number"))
+    seat = next(
+        (s.number for s in seats if user is not None and user.is_authenticated
+         and s.user_id == user.pk), None,
+    )  # fmt: skip
+    return Snapshot(
+        table.version, table_facts(table),
+        [{"number": s.number, "name": s.name, "bot": s.bot, "taken": s.taken} for s in seats],
+        seat, hand_state(table), rules_to_spec(rules_from_spec(table.rules)),
+    )  # fmt: skip
+
+
+def missed(table_id: int, since: int, until: int, hand_number: int) -> list[dict] | None:
+    """The public actions after `since` up to `until`, or None when only a snapshot will do."""
+    if since >= until:
+        return []
+    rows = list(
+        Action.objects.filter(table_id=table_id, version__gt=since, version__lte=until)
+        .order_by("version")
+        .values("version", "hand", "seat", "action")
+    )
+    if len(rows) != until - since or any(r["hand"] != hand_number for r in rows):
+        return None
+    return [{"version": r["version"], "seat": r["seat"], "action": r["action"]} for r in rows]
+
+
+def viewer_message(
+    kind: str, snap: Snapshot, *, last: dict | None = None, events: list[dict] | None = None
+) -> dict:
+    """The one message a viewer gets: public facts and the hand as that seat may see it."""
+    message = {
+        "type": kind,
+        "version": snap.version,
+        "table": snap.facts | {"seats": snap.seats, "rules": snap.rules},
+        "seat": snap.seat,
+        "hand": None if snap.state is None else view(snap.state, snap.seat),
+    }
+    if last is not None:
+        message["last"] = last
+    if events is not None:
+        message["missed"] = events
+    return message

@@ -1,0 +1,342 @@
+"""Live tables: seats, actions, hands and timeouts.
+
+Every change happens in one transaction that locks the table row, checks the seat, the
+turn and the version, applies the engine, stores the action and the new state, and bumps
+the version with a conditional update. Only after the commit is the table's group rung,
+with public facts only (see `messages.py`).
+"""
+
+import random
+from dataclasses import asdict
+from datetime import timedelta
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.engine import (
+    ENDED,
+    EngineError,
+    HandState,
+    Match,
+    RulesError,
+    adjudicate,
+    apply,
+    auto_action,
+    bot_action,
+    declare,
+    finish_hand,
+    new_match,
+    rules_from_spec,
+    start_hand,
+    to_record,
+)
+from games.models import Action, Hand, Reply, Seat, Table
+from league.accounts import player_for
+
+from . import messages, timers
+from .errors import TableError
+from .messages import hand_state
+
+SEATS = 4
+NEXT_HAND_SECONDS = 30
+CLIENT_ID_MAX = 64
+_BOT_RNG = random.SystemRandom()
+
+
+# ---------------------------------------------------------------- reading a table
+
+
+def match_of(table: Table) -> Match:
+    rules = rules_from_spec(table.rules)
+    if not table.match:
+        return new_match(rules)
+    m = table.match
+    return Match(
+        rules, tuple(m["scores"]), tuple(m["normal"]), m["hand_number"], m["leader"],
+        m["over"], m["winner"], m["shutout"],
+    )  # fmt: skip
+
+
+def _match_dict(match: Match) -> dict:
+    data = asdict(match)
+    data.pop("rules")
+    data.pop("players")
+    return data
+
+
+def engine_step(state: HandState, seat: int, action: str) -> HandState:
+    """One action through the engine: a five-doubles choice or a play, pass or draw."""
+    if state.status == "declare":
+        return declare(state, seat, action)[0]
+    return apply(state, action)[0]
+
+
+def _locked(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise TableError("no_table") from None
+
+
+def _seat_of(table: Table, user: AbstractBaseUser) -> Seat:
+    seat = table.seats.filter(user=user).first() if user.is_authenticated else None
+    if seat is None:
+        raise TableError("not_seated")
+    return seat
+
+
+# ---------------------------------------------------------------- committing a change
+
+
+def _commit(table: Table, fields: list[str], event: dict) -> None:
+    """Store the changed fields and the next version, if nobody changed the table meanwhile."""
+    old = table.version
+    table.version = old + 1
+    values = {name: getattr(table, name) for name in fields}
+    if Table.objects.filter(pk=table.pk, version=old).update(version=old + 1, **values) != 1:
+        raise TableError("stale")
+    message = messages.group_message(table, event)
+    deadline, version, pk = table.deadline, table.version, table.pk
+    transaction.on_commit(lambda: messages.ring(pk, message))
+    if deadline is not None:
+        transaction.on_commit(lambda: timers.schedule(pk, version, deadline))
+
+
+_HAND_FIELDS = ["state", "status", "deadline", "match", "ready", "forfeit_side", "finished"]
+
+
+def _deadline(state: HandState) -> timezone.datetime:
+    rules = state.setup.rules
+    seconds = rules.five_doubles_seconds if state.status == "declare" else rules.turn_seconds
+    return timezone.now() + timedelta(seconds=seconds)
+
+
+def _start_hand(table: Table) -> HandState:
+    state = start_hand(match_of(table))
+    table.state = to_record(state)
+    table.hand_number = state.setup.hand_number
+    table.status = Table.Status.PLAYING
+    table.ready = []
+    table.deadline = _deadline(state)
+    _commit(table, _HAND_FIELDS + ["hand_number"], {"kind": "deal"})
+    return _run_bots(table, state)
+
+
+def _play(table: Table, state: HandState, seat: int, action: str, auto: bool) -> HandState:
+    """Apply one action for `seat`, store it, and end the hand if it ended."""
+    try:
+        new = engine_step(state, seat, action)
+    except EngineError as error:
+        raise TableError("illegal") from error
+    Action.objects.create(
+        table=table, hand=table.hand_number, number=len(state.actions) + len(state.declarations),
+        seat=seat, action=action, auto=auto, version=table.version + 1,
+    )  # fmt: skip
+    table.state = to_record(new)
+    if new.status in ENDED:
+        _end_hand(table, new)
+    else:
+        table.deadline = _deadline(new)
+    _commit(table, _HAND_FIELDS, {"kind": "action", "seat": seat, "action": action})
+    return new
+
+
+def _run_bots(table: Table, state: HandState) -> HandState:
+    """Bot seats play at once, each action a version of its own."""
+    bots = set(table.seats.filter(bot=True).values_list("number", flat=True))
+    while state.status not in ENDED and state.turn in bots:
+        state = _play(table, state, state.turn, bot_action(state, _BOT_RNG), auto=False)
+    return state
+
+
+def _end_hand(table: Table, state: HandState) -> None:
+    """Store the finished hand, score it, and replace or forfeit seats absent all hand."""
+    record = to_record(state)
+    Hand.objects.create(
+        table=table, number=table.hand_number, record=record, ruling=adjudicate(record)
+    )
+    match = finish_hand(match_of(table), state)
+    table.match = _match_dict(match)
+    table.deadline = None
+    absent = _absent_seats(table, state)
+    if absent and not table.casual:
+        table.forfeit_side = state.setup.side[absent[0]]
+    elif absent:
+        table.seats.filter(number__in=absent).update(bot=True)
+    bots = list(table.seats.filter(bot=True).values_list("number", flat=True))
+    if match.over or table.forfeit_side is not None or len(bots) == SEATS:
+        table.status = Table.Status.FINISHED
+        table.finished = timezone.now()
+        return
+    table.status = Table.Status.BETWEEN
+    table.ready = sorted(bots)
+    table.deadline = timezone.now() + timedelta(seconds=NEXT_HAND_SECONDS)
+
+
+def _absent_seats(table: Table, state: HandState) -> list[int]:
+    """Human seats that acted in this hand only through their turn timer."""
+    acted: dict[int, bool] = {}
+    for seat, auto in Action.objects.filter(table=table, hand=table.hand_number).values_list(
+        "seat", "auto"
+    ):
+        acted[seat] = acted.get(seat, True) and auto
+    humans = table.seats.filter(bot=False).values_list("number", flat=True)
+    return sorted(s for s in humans if acted.get(s, False))
+
+
+# ---------------------------------------------------------------- creating and seating
+
+
+def create_table(
+    *, host: AbstractBaseUser | None, rules: dict | str, kind: str = Table.Kind.PRIVATE,
+    absence: str = Table.Absence.BOT, fixture=None,
+) -> Table:  # fmt: skip
+    """A new table with four empty seats; `rules` is a preset name or preset + overrides."""
+    spec = {"preset": rules} if isinstance(rules, str) else dict(rules)
+    try:
+        parsed = rules_from_spec(spec)
+    except (RulesError, TypeError) as error:
+        raise TableError("bad_rules") from error
+    if parsed.players != SEATS or not parsed.pairs:
+        raise TableError("bad_rules")
+    with transaction.atomic():
+        table = Table.objects.create(
+            host=host, rules=spec, kind=kind, absence=absence, fixture=fixture
+        )
+        Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(SEATS))
+    return table
+
+
+def seat_players(table: Table, players: list[tuple[AbstractBaseUser | None, str]]) -> None:
+    """Bind (user, name) to seats 0..3 in order (matchmaking, fixtures); start the match."""
+    with transaction.atomic():
+        table = _locked(table.pk)
+        for number, (user, name) in enumerate(players):
+            table.seats.filter(number=number).update(user=user, name=name)
+        _start_hand(table)
+
+
+def sit(table_id: int, user: AbstractBaseUser, number: int) -> None:
+    """Take (or move to) a free seat of a waiting table; the match starts when all are taken."""
+    if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < SEATS:
+        raise TableError("bad_seat")
+    with transaction.atomic():
+        table = _locked(table_id)
+        if table.status != Table.Status.WAITING:
+            raise TableError("not_waiting")
+        seat = table.seats.get(number=number)
+        if seat.taken:
+            raise TableError("seat_taken")
+        table.seats.filter(user=user).update(user=None, name="")
+        seat.user, seat.name = user, player_for(user).display_name
+        seat.save(update_fields=["user", "name"])
+        _seated(table)
+
+
+def add_bot(table_id: int, user: AbstractBaseUser, number: int) -> None:
+    """The host fills an empty seat of a casual table with a bot."""
+    if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < SEATS:
+        raise TableError("bad_seat")
+    with transaction.atomic():
+        table = _locked(table_id)
+        if table.host_id != user.pk:
+            raise TableError("not_host")
+        if not table.casual:
+            raise TableError("not_casual")
+        if table.status != Table.Status.WAITING:
+            raise TableError("not_waiting")
+        seat = table.seats.get(number=number)
+        if seat.taken:
+            raise TableError("seat_taken")
+        seat.bot, seat.name = True, ""
+        seat.save(update_fields=["bot", "name"])
+        _seated(table)
+
+
+def _seated(table: Table) -> None:
+    if all(seat.taken for seat in table.seats.all()):
+        _start_hand(table)
+    else:
+        _commit(table, [], {"kind": "seats"})
+
+
+# ---------------------------------------------------------------- playing
+
+
+def act(
+    table_id: int, user: AbstractBaseUser, *, action: str, version: int, client_id: str
+) -> dict:
+    """A seated user's action made against `version`; the answer is stored per client id."""
+    if (
+        not isinstance(action, str) or "!" in action or len(action) > 24
+        or not isinstance(version, int) or isinstance(version, bool)
+        or not isinstance(client_id, str) or not 0 < len(client_id) <= CLIENT_ID_MAX
+    ):  # fmt: skip
+        raise TableError("bad_message")
+    with transaction.atomic():
+        table = _locked(table_id)
+        seat = _seat_of(table, user)
+        stored = Reply.objects.filter(table=table, user=user, client_id=client_id).first()
+        if stored is not None:
+            return stored.answer
+        if table.status != Table.Status.PLAYING:
+            raise TableError("not_playing")
+        if version != table.version:
+            raise TableError("stale")
+        state = hand_state(table)
+        if state.turn != seat.number:
+            raise TableError("not_your_turn")
+        state = _play(table, state, seat.number, action, auto=False)
+        answer = {"type": "ack", "id": client_id, "version": table.version}
+        _run_bots(table, state)
+        try:
+            with transaction.atomic():
+                Reply.objects.create(table=table, user=user, client_id=client_id, answer=answer)
+        except IntegrityError:
+            raise TableError("stale") from None
+    return answer
+
+
+def press_next(table_id: int, user: AbstractBaseUser) -> None:
+    """A player is ready for the next hand; it starts when every seat is."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        seat = _seat_of(table, user)
+        if table.status != Table.Status.BETWEEN:
+            raise TableError("not_between")
+        if seat.number in table.ready:
+            return
+        table.ready = sorted([*table.ready, seat.number])
+        if len(table.ready) == SEATS:
+            _start_hand(table)
+        else:
+            _commit(table, ["ready"], {"kind": "ready"})
+
+
+def time_out(table_id: int, version: int) -> bool:
+    """The one timeout handler (countdown task and sweeper alike); idempotent.
+
+    Acts only if the table is still at `version` and its deadline has passed: the seat to
+    act gets the automatic action of rules.md decision 18 (marked `!auto`), or the next
+    hand starts when its players did not all press "next".
+    """
+    with transaction.atomic():
+        try:
+            table = _locked(table_id)
+        except TableError:
+            return False
+        if (
+            table.version != version or table.deadline is None
+            or table.deadline > timezone.now()
+        ):  # fmt: skip
+            return False
+        if table.status == Table.Status.BETWEEN:
+            _start_hand(table)
+            return True
+        if table.status != Table.Status.PLAYING:
+            return False
+        state = hand_state(table)
+        state = _play(table, state, state.turn, auto_action(state), auto=True)
+        _run_bots(table, state)
+    return True

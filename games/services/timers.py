@@ -1,0 +1,62 @@
+"""Turn timers: deadlines stored on the table, fired by a countdown task and a sweeper.
+
+Both call the one idempotent handler `tables.time_out`, which acts only when the table is
+still at the version the timer was set for: a timer is never revoked, it just finds the
+table moved on. In the embedded mode the in-memory channel layer cannot be reached from a
+worker, so the sweeper runs inside the server process and no countdown task is sent.
+"""
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils import timezone
+
+logger = logging.getLogger(__name__)
+
+SWEEP_SECONDS = 1
+HEARTBEAT_KEY = "games:sweeper-heartbeat"
+# A sweeper silent for longer than this was down: overdue deadlines get this much again.
+GAP_SECONDS = 10
+GRACE_SECONDS = 20
+
+
+def timers_in_server() -> bool:
+    """True when the server process runs the sweeper (the in-memory channel layer)."""
+    return "InMemory" in settings.CHANNEL_LAYERS["default"]["BACKEND"]
+
+
+def schedule(table_id: int, version: int, deadline: datetime) -> None:
+    """Send the countdown task for a new deadline (with a shared channel layer only)."""
+    if timers_in_server():
+        return
+    from games.tasks import time_out_table
+
+    delay = max(0.0, (deadline - timezone.now()).total_seconds())
+    time_out_table.apply_async((table_id, version), countdown=delay + 0.05)
+
+
+def sweep() -> int:
+    """Fire every due timer; after a silence (a restart) extend overdue deadlines instead."""
+    from games.models import Table
+
+    from .fixtures import open_due_fixtures
+    from .tables import time_out
+
+    now = timezone.now()
+    last = cache.get(HEARTBEAT_KEY)
+    cache.set(HEARTBEAT_KEY, now.timestamp(), timeout=None)
+    live = Table.objects.filter(status__in=[Table.Status.PLAYING, Table.Status.BETWEEN])
+    if last is None or now.timestamp() - last > GAP_SECONDS:
+        extended = live.filter(deadline__lt=now + timedelta(seconds=GRACE_SECONDS)).update(
+            deadline=now + timedelta(seconds=GRACE_SECONDS)
+        )
+        if extended:
+            logger.info("sweeper was silent: %d deadlines extended", extended)
+        return 0
+    fired = 0
+    for pk, version in live.filter(deadline__lte=now).values_list("pk", "version"):
+        fired += time_out(pk, version)
+    open_due_fixtures(now)
+    return fired

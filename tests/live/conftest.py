@@ -1,0 +1,134 @@
+"""Helpers of the live-table tests: players, tables and a recording WebSocket client."""
+
+import asyncio
+import itertools
+import json
+import uuid
+
+import pytest
+import websockets
+from django.conf import settings
+from django.test import Client
+
+from games.engine.tiles import PARSE
+from games.models import Table
+from games.services import tables
+from league.accounts import register_player
+
+SHORT = {"preset": "tournament", "target": 1}  # one hand decides the match
+
+
+def make_players(n: int = 4, prefix: str = "p") -> list:
+    return [
+        register_player(
+            username=f"{prefix}{i}-{uuid.uuid4().hex[:6]}", email="", password="pw",
+            display_name=f"{prefix.upper()}{i}",
+        ).user
+        for i in range(n)
+    ]  # fmt: skip
+
+
+def full_table(users: list, rules: dict | str = SHORT, **kwargs) -> Table:
+    """A table with these users seated 0..3 and its first hand dealt."""
+    table = tables.create_table(host=users[0], rules=rules, **kwargs)
+    tables.seat_players(table, [(u, u.username) for u in users])
+    return Table.objects.get(pk=table.pk)
+
+
+def session_cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+
+
+def tiles_in(message: dict) -> set[str]:
+    """Every tile name anywhere in a message (keys and values)."""
+    found: set[str] = set()
+
+    def walk(value) -> None:
+        if isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+        elif isinstance(value, str):
+            name = value.split("@")[0].split("!")[0]
+            if name in PARSE:
+                found.add(PARSE[name][0])
+
+    walk(message)
+    return found
+
+
+class TableSocket:
+    """A real WebSocket client of one table that records every message it receives."""
+
+    _ids = itertools.count()
+
+    def __init__(self, base: str, table_id: int, user=None, cookie: str | None = None) -> None:
+        self.url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}/"
+        self.origin = base
+        self.cookie = cookie if cookie is not None else (session_cookie(user) if user else None)
+        self.received: list[dict] = []
+        self.state: dict | None = None  # the last snapshot/update/missed
+        self.socket = None
+
+    async def __aenter__(self) -> "TableSocket":
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.socket.close()
+
+    async def connect(self, version: int = 0) -> dict:
+        headers = {"Cookie": self.cookie} if self.cookie else {}
+        self.socket = await websockets.connect(
+            self.url, origin=self.origin, additional_headers=headers
+        )
+        await self.send({"type": "hello", "version": version})
+        return await self.expect("snapshot", "missed")
+
+    async def send(self, message: dict) -> None:
+        await self.socket.send(json.dumps(message))
+
+    async def recv(self, timeout: float = 10) -> dict:
+        message = json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
+        self.received.append(message)
+        if message["type"] in ("snapshot", "update", "missed"):
+            self.state = message
+        return message
+
+    async def expect(self, *kinds: str, timeout: float = 10) -> dict:
+        while True:
+            message = await self.recv(timeout)
+            if message["type"] in kinds:
+                return message
+
+    async def until_version(self, version: int, timeout: float = 10) -> dict:
+        while self.state is None or self.state["version"] < version:
+            await self.recv(timeout)
+        return self.state
+
+    @property
+    def version(self) -> int:
+        return self.state["version"]
+
+    async def play(self, action: str, version: int | None = None, client_id: str | None = None):
+        client_id = client_id or f"c{next(self._ids)}-{uuid.uuid4().hex[:8]}"
+        await self.send({
+            "type": "play", "action": action, "id": client_id,
+            "version": self.version if version is None else version,
+        })  # fmt: skip
+        return client_id
+
+    async def answer(self, client_id: str, timeout: float = 10) -> dict:
+        while True:
+            message = await self.recv(timeout)
+            if message["type"] in ("ack", "error") and message.get("id") == client_id:
+                return message
+
+
+@pytest.fixture
+def players(db) -> list:
+    return make_players()
