@@ -91,6 +91,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         return self.tokens >= 0
 
     async def receive_json(self, content: Any, **kwargs) -> None:
+        if self.tokens < 0:
+            return  # closing already
         if not self._allow():
             await self.close(code=POLICY_VIOLATION)
             return

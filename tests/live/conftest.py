@@ -8,24 +8,25 @@ import uuid
 import pytest
 import websockets
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games.engine.tiles import PARSE
 from games.models import Table
 from games.services import tables
-from league.accounts import register_player
+from league.models import Player
 
 SHORT = {"preset": "tournament", "target": 1}  # one hand decides the match
 
 
 def make_players(n: int = 4, prefix: str = "p") -> list:
-    return [
-        register_player(
-            username=f"{prefix}{i}-{uuid.uuid4().hex[:6]}", email="", password="pw",
-            display_name=f"{prefix.upper()}{i}",
-        ).user
-        for i in range(n)
-    ]  # fmt: skip
+    """Users with player profiles (no password: they sign in by session cookie)."""
+    users = []
+    for i in range(n):
+        user = get_user_model().objects.create_user(f"{prefix}{i}-{uuid.uuid4().hex[:6]}")
+        Player.objects.create(user=user, display_name=f"{prefix.upper()}{i}")
+        users.append(user)
+    return users
 
 
 def full_table(users: list, rules: dict | str = SHORT, **kwargs) -> Table:

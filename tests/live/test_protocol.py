@@ -55,3 +55,146 @@ def test_four_players_play_a_hand_and_a_spectator_watches(asgi_server, players):
     assert len(record["actions"]) == Action.objects.filter(table=table).count()
     final = spectator.state["hand"]
     assert final["result"]["ended"] in ("domino", "block") and len(final["hands"]) == 4
+
+
+def turn_socket(sockets: list[TableSocket]) -> TableSocket:
+    return sockets[sockets[0].state["hand"]["turn"]]
+
+
+def test_two_tabs_sending_the_same_move_apply_it_once(asgi_server, players):
+    table = full_table(players, "dominican")
+
+    async def scenario():
+        sockets = [TableSocket(asgi_server, table.pk, u) for u in players]
+        for s in sockets:
+            await s.connect()
+        mover = turn_socket(sockets)
+        twin = TableSocket(asgi_server, table.pk, cookie=mover.cookie)
+        await twin.connect()
+        action = mover.state["hand"]["legal_actions"][0]
+        first, second = await mover.play(action), await twin.play(action)
+        return await asyncio.gather(mover.answer(first), twin.answer(second))
+
+    answers = run_async(scenario())
+    assert sorted(a["type"] for a in answers) == ["ack", "error"]
+    assert next(a for a in answers if a["type"] == "error")["code"] == "stale"
+    assert Action.objects.filter(table=table).count() == 1
+
+
+def test_a_message_resent_after_a_reconnect_gets_the_first_answer(asgi_server, players):
+    table = full_table(players, "dominican")
+
+    async def scenario():
+        sockets = [TableSocket(asgi_server, table.pk, u) for u in players]
+        for s in sockets:
+            await s.connect()
+        mover = turn_socket(sockets)
+        seen = mover.version
+        action = mover.state["hand"]["legal_actions"][0]
+        client_id = await mover.play(action)
+        await mover.socket.close()  # the answer is lost with the connection
+        await sockets[(mover.state["seat"] + 1) % 4].until_version(seen + 1)
+        resumed = await mover.connect(version=seen)
+        await mover.play(action, version=seen, client_id=client_id)
+        return resumed, await mover.answer(client_id)
+
+    resumed, answer = run_async(scenario())
+    assert resumed["type"] == "missed" and len(resumed["missed"]) == 1
+    assert answer == {"type": "ack", "id": answer["id"], "version": resumed["version"]}
+    assert Action.objects.filter(table=table).count() == 1
+
+
+def test_stale_and_bad_input_are_refused_and_change_nothing(asgi_server, players):
+    table = full_table(players, "dominican")
+
+    async def scenario():
+        sockets = [TableSocket(asgi_server, table.pk, u) for u in players]
+        for s in sockets:
+            await s.connect()
+        mover = turn_socket(sockets)
+        other = sockets[(mover.state["seat"] + 1) % 4]
+        legal = mover.state["hand"]["legal_actions"][0]
+        codes = []
+        for socket, message in [
+            (mover, {"action": legal, "version": mover.version - 1}),
+            (mover, {"action": legal + "!auto"}),
+            (mover, {"action": "9-9"}),
+            (mover, {"action": ["6-6"]}),
+            (mover, {"action": legal, "version": "x"}),
+            (other, {"action": legal}),
+        ]:
+            client_id = f"bad-{len(codes)}"
+            await socket.send({"type": "play", "id": client_id, "version": socket.version} | message)
+            codes.append((await socket.answer(client_id))["code"])
+        await mover.send({"type": "shout"})
+        codes.append((await mover.expect("error"))["code"])
+        return codes, mover.received
+
+    codes, received = run_async(scenario())
+    assert codes == [
+        "stale", "bad_message", "illegal", "bad_message", "bad_message", "not_your_turn",
+        "bad_message",
+    ]  # fmt: skip
+    stale = next(i for i, m in enumerate(received) if m.get("code") == "stale")
+    assert received[stale + 1]["type"] == "snapshot"  # the stale client is resynced
+    assert Action.objects.filter(table=table).count() == 0
+    assert Table.objects.get(pk=table.pk).version == table.version
+
+
+def test_errors_speak_the_viewers_language(asgi_server, players):
+    table = full_table(players, "dominican")
+
+    async def scenario():
+        socket = TableSocket(asgi_server, table.pk, players[0])
+        socket.cookie += "; django_language=en"
+        await socket.connect()
+        await socket.send({"type": "shout"})
+        return await socket.expect("error")
+
+    assert run_async(scenario())["message"] == "That message could not be read."
+
+
+def test_a_flood_is_closed_with_1008(asgi_server, players):
+    table = full_table(players, "dominican")
+
+    async def scenario():
+        socket = TableSocket(asgi_server, table.pk, players[0])
+        await socket.connect()
+        with pytest.raises(websockets.ConnectionClosed):
+            for _ in range(40):  # a burst, then only reading: no data races the close
+                await socket.send({"type": "hello", "version": 0})
+            while True:
+                await socket.recv()
+        return socket.socket.close_code
+
+    assert run_async(scenario()) == 1008
+
+
+def test_foreign_origin_is_refused(asgi_server, players):
+    table = full_table(players, "dominican")
+
+    async def scenario():
+        socket = TableSocket(asgi_server, table.pk, players[0])
+        socket.origin = "http://evil.example"
+        with pytest.raises(websockets.InvalidStatus) as refused:
+            await socket.connect()
+        return refused.value.response.status_code
+
+    assert run_async(scenario()) == 403
+
+
+def test_logging_out_closes_the_table_sockets(asgi_server, players):
+    from tests.platform.test_websocket import log_out
+
+    table = full_table(players, "dominican")
+
+    async def scenario():
+        socket = TableSocket(asgi_server, table.pk, players[0])
+        await socket.connect()
+        await asyncio.to_thread(log_out, asgi_server, socket.cookie)
+        with pytest.raises(websockets.ConnectionClosed):
+            while True:
+                await socket.recv()
+        return socket.socket.close_code
+
+    assert run_async(scenario()) == 4401

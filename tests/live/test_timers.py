@@ -1,0 +1,156 @@
+"""Turn timers: one idempotent handler, races with moves, restarts, the Celery countdown."""
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from games.engine import legal_actions
+from games.models import Action, Seat, Table
+from games.services import tables, timers
+from games.services.messages import hand_state
+from tests.conftest import run_async
+
+from .conftest import SHORT, TableSocket, full_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def overdue(table: Table) -> Table:
+    Table.objects.filter(pk=table.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    table.refresh_from_db()
+    return table
+
+
+def test_timeout_plays_the_automatic_action_once(players):
+    table = overdue(full_table(players, "dominican"))
+    state = hand_state(table)
+    assert tables.time_out(table.pk, table.version) is True
+    assert tables.time_out(table.pk, table.version) is False  # the same timer again
+    action = Action.objects.get(table=table)
+    assert action.auto and action.action.endswith("!auto") and action.seat == state.turn
+    table.refresh_from_db()
+    assert table.state["actions"] == [action.action]
+    assert table.deadline > timezone.now()  # the next turn's deadline
+
+
+def test_timeout_before_the_deadline_does_nothing(players):
+    table = full_table(players, "dominican")
+    assert tables.time_out(table.pk, table.version) is False
+    assert not Action.objects.filter(table=table).exists()
+
+
+def run_together(*calls) -> list:
+    """Run the calls at once in threads (each with its own connection); their outcomes."""
+    barrier = threading.Barrier(len(calls))
+    outcomes: list = [None] * len(calls)
+
+    def run(i, call):
+        barrier.wait()
+        try:
+            outcomes[i] = call()
+        except tables.TableError as error:
+            outcomes[i] = error.code
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
+
+
+def test_a_move_racing_its_timeout_is_applied_once(postgres, players):
+    for _ in range(8):
+        table = overdue(full_table(players, "dominican"))
+        state = hand_state(table)
+        user = Seat.objects.get(table=table, number=state.turn).user
+        move = legal_actions(state)[-1]
+        outcomes = run_together(
+            lambda t=table, u=user, m=move: tables.act(
+                t.pk, u, action=m, version=t.version, client_id="x"
+            ),
+            lambda t=table: tables.time_out(t.pk, t.version),
+        )
+        assert Action.objects.filter(table=table).count() == 1, outcomes
+        won = Action.objects.get(table=table)
+        assert (outcomes[1] is True) == won.auto
+        assert outcomes[0] == "stale" if won.auto else outcomes[0]["type"] == "ack"
+
+
+def test_two_timers_racing_apply_one_action(postgres, players):
+    table = overdue(full_table(players, "dominican"))
+    outcomes = run_together(*[lambda: tables.time_out(table.pk, table.version)] * 4)
+    assert outcomes.count(True) == 1
+    assert Action.objects.filter(table=table).count() == 1
+
+
+def test_a_silent_sweeper_extends_deadlines_instead_of_firing(players):
+    from django.core.cache import cache
+
+    table = overdue(full_table(players, "dominican"))
+    cache.delete(timers.HEARTBEAT_KEY)
+    assert timers.sweep() == 0  # the first sweep after a silence
+    table.refresh_from_db()
+    assert table.deadline > timezone.now() + timedelta(seconds=timers.GRACE_SECONDS - 5)
+    assert not Action.objects.filter(table=table).exists()
+    overdue(table)
+    assert timers.sweep() == 1  # the sweeper is running now: due timers fire
+    assert Action.objects.filter(table=table, auto=True).count() == 1
+
+
+def test_a_seat_absent_all_hand_gets_a_bot_at_a_casual_table(players):
+    table = full_table(players, {"preset": "dominican", "target": 500})
+    state = hand_state(table)
+    absent = (state.turn + 1) % 4
+    while table.status == Table.Status.PLAYING:
+        state = hand_state(table)
+        if state.turn == absent:
+            tables.time_out(overdue(table).pk, table.version)
+        else:
+            user = Seat.objects.get(table=table, number=state.turn).user
+            tables.act(table.pk, user, action=legal_actions(state)[0],
+                       version=table.version, client_id=f"m{table.version}")  # fmt: skip
+        table.refresh_from_db()
+    autos = Action.objects.filter(table=table, seat=absent).values_list("auto", flat=True)
+    assert autos and all(autos)
+    assert Seat.objects.get(table=table, number=absent).bot
+    assert table.status == Table.Status.BETWEEN and absent in table.ready
+
+
+def test_a_seat_absent_all_hand_forfeits_in_competition(players):
+    table = full_table(players, {"preset": "dominican", "target": 500}, kind=Table.Kind.FIXTURE,
+                       absence=Table.Absence.FORFEIT)  # fmt: skip
+    absent = hand_state(table).turn
+    while table.status == Table.Status.PLAYING:
+        state = hand_state(table)
+        if state.turn == absent:
+            tables.time_out(overdue(table).pk, table.version)
+        else:
+            user = Seat.objects.get(table=table, number=state.turn).user
+            tables.act(table.pk, user, action=legal_actions(state)[0],
+                       version=table.version, client_id=f"m{table.version}")  # fmt: skip
+        table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED and table.forfeit_side == absent % 2
+
+
+def test_the_celery_countdown_plays_for_a_silent_seat(
+    redis_layer, celery_worker_process, asgi_server, players
+):
+    """Redis layer: the worker's timeout reaches the sockets served by the server."""
+    table = full_table(players, SHORT | {"turn_seconds": 1})
+
+    async def scenario():
+        socket = TableSocket(asgi_server, table.pk, players[0])
+        await socket.connect()
+        while "last" not in socket.state:
+            await socket.recv(timeout=15)
+        return socket.state
+
+    state = run_async(scenario())
+    assert state["last"]["action"].endswith("!auto")
+    assert Action.objects.filter(table=table, auto=True).exists()
