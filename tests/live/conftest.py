@@ -111,6 +111,12 @@ class TableSocket:
             await self.recv(timeout)
         return self.state
 
+    async def until_next_state(self, version: int, timeout: float = 10) -> dict:
+        """Wait past `version` and past the pause between hands."""
+        while self.state["version"] <= version or self.state["table"]["status"] == "between":
+            await self.recv(timeout)
+        return self.state
+
     @property
     def version(self) -> int:
         return self.state["version"]
@@ -133,3 +139,50 @@ class TableSocket:
 @pytest.fixture
 def players(db) -> list:
     return make_players()
+
+
+ENDED = ("domino", "block", "redeal")
+
+
+async def play_match(sockets: list[TableSocket], rng, observers: tuple = ()) -> None:
+    """Seated sockets play random legal actions and press "next" until the match ends."""
+    while True:
+        state = sockets[0].state
+        status = state["table"]["status"]
+        if status == "finished":
+            return
+        if status == "between":
+            for s in sockets:
+                if s.state["seat"] not in s.state["table"]["ready"]:
+                    await s.send({"type": "next", "id": f"next-{s.version}"})
+                    await s.expect("ok", "error")
+            await sockets[0].until_next_state(state["version"])
+            continue
+        mover = sockets[state["hand"]["turn"]]
+        await mover.until_version(state["version"])
+        client_id = await mover.play(rng.choice(mover.state["hand"]["legal_actions"]))
+        answer = await mover.answer(client_id)
+        assert answer["type"] == "ack", answer
+        for s in (*sockets, *observers):
+            await s.until_version(answer["version"])
+
+
+def held_tiles(record: dict, seat: int | None) -> set[int]:
+    """The tiles a seat may ever see in its own hand during a hand (None: a spectator)."""
+    if seat is None:
+        return set()
+    return {PARSE[t][0] for t in record["deal"][seat] + record.get("boneyard", [])}
+
+
+def assert_no_hidden_tiles(message: dict, records: dict[int, dict]) -> None:
+    """A viewer's message shows no tile outside the line and the viewer's own hand."""
+    hand = message.get("hand")
+    if not hand or hand["status"] in ENDED:
+        return
+    line = {PARSE[piece["tile"]][0] for piece in hand["line"]}
+    seen = tiles_in({k: v for k, v in hand.items() if k != "rules"})
+    seen |= tiles_in({k: v for k, v in message.items() if k not in ("hand", "table")})
+    allowed = line | held_tiles(records[hand["hand_number"]], message["seat"])
+    assert seen <= allowed, (message["seat"], seen - allowed)
+    if message["seat"] is not None:
+        assert {PARSE[t][0] for t in hand["hand"]} <= allowed

@@ -8,7 +8,7 @@ import websockets
 from games.models import Action, Hand, Table
 from tests.conftest import run_async
 
-from .conftest import TableSocket, full_table, tiles_in
+from .conftest import TableSocket, full_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -124,7 +124,9 @@ def test_stale_and_bad_input_are_refused_and_change_nothing(asgi_server, players
             (other, {"action": legal}),
         ]:
             client_id = f"bad-{len(codes)}"
-            await socket.send({"type": "play", "id": client_id, "version": socket.version} | message)
+            await socket.send(
+                {"type": "play", "id": client_id, "version": socket.version} | message
+            )
             codes.append((await socket.answer(client_id))["code"])
         await mover.send({"type": "shout"})
         codes.append((await mover.expect("error"))["code"])

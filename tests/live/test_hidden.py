@@ -1,0 +1,89 @@
+"""Hidden information: no viewer ever gets a tile of another seat before the hand ends."""
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from games.engine import ENDED, legal_actions
+from games.models import Hand, Seat, Table
+from games.services import tables
+from games.services.messages import hand_state, snapshot, viewer_message
+from tests.conftest import run_async
+
+from .conftest import TableSocket, assert_no_hidden_tiles, full_table, make_players, play_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+RULE_SETS = [
+    {"preset": "dominican", "target": 60},
+    {"preset": "brazilian", "target": 40},
+    {"preset": "latin", "target": 40},
+    {"preset": "tournament", "target": 40},
+    {"preset": "vog", "boneyard": True, "tiles_per_hand": 5, "target": 40},
+]
+
+
+def test_the_sweep_would_catch_a_leak(players):
+    table = full_table(players, "dominican")
+    message = viewer_message("update", snapshot(table.pk, players[0]))
+    records = {table.hand_number: table.state}
+    assert_no_hidden_tiles(message, records)
+    message["hand"]["partner"] = table.state["deal"][2]
+    with pytest.raises(AssertionError):
+        assert_no_hidden_tiles(message, records)
+
+
+def test_service_layer_sweep(players):
+    """Many complete random games through the services: every viewer's message after
+    every action is built and checked against the hand's record."""
+    rng = random.Random(7)
+    checked = hands = 0
+    for rules in RULE_SETS:
+        table = full_table(players, rules)
+        live: dict[int, dict] = {}
+        while table.status != Table.Status.FINISHED:
+            state = hand_state(table)
+            live[table.hand_number] = table.state
+            snap = snapshot(table.pk, None)
+            for seat in [0, 1, 2, 3, None]:
+                message = viewer_message("update", replace(snap, seat=seat))
+                assert_no_hidden_tiles(message, live)
+                checked += 1
+            if table.status == Table.Status.BETWEEN:
+                for user in players:
+                    tables.press_next(table.pk, user)
+                hands += 1
+            elif state.status not in ENDED:
+                user = Seat.objects.get(table=table, number=state.turn).user
+                tables.act(table.pk, user, action=rng.choice(legal_actions(state)),
+                           version=table.version, client_id=f"c{table.version}")  # fmt: skip
+            table.refresh_from_db()
+        for hand in Hand.objects.filter(table=table):
+            assert hand.record["deal"] == live[hand.number]["deal"]
+    assert hands >= 5 and checked > 1000
+
+
+def test_real_socket_sweep(asgi_server):
+    """Complete matches over real sockets, every message of every socket recorded."""
+    rng = random.Random(11)
+    received = []
+    for rules in RULE_SETS[::2]:
+        users = make_players(4)
+        table = full_table(users, rules | {"target": 25})
+
+        async def scenario(table=table, users=users):
+            sockets = [TableSocket(asgi_server, table.pk, u) for u in users]
+            spectator = TableSocket(asgi_server, table.pk)
+            for s in [*sockets, spectator]:
+                await s.connect()
+            await play_match(sockets, rng, observers=(spectator,))
+            return [*sockets, spectator]
+
+        sockets = run_async(scenario())
+        records = {h.number: h.record for h in Hand.objects.filter(table=table)}
+        for socket in sockets:
+            for message in socket.received:
+                assert_no_hidden_tiles(message, records)
+            received.extend(socket.received)
+    assert len(received) > 300
