@@ -6,6 +6,7 @@ memory, applies the public action to it, and builds its own viewer's message wit
 `viewer_message`, the one function that turns a hand into what a seat or a spectator sees.
 """
 
+import time
 from dataclasses import dataclass
 
 from asgiref.sync import async_to_sync
@@ -38,6 +39,7 @@ def table_facts(table: Table) -> dict:
         "deadline": None if table.deadline is None else table.deadline.timestamp(),
         "ready": list(table.ready),
         "scores": match.get("scores", [0, 0]),
+        "target": rules_from_spec(table.rules).target,
         "over": match.get("over", False),
         "winner": match.get("winner"),
         "forfeit_side": table.forfeit_side,
@@ -121,6 +123,7 @@ def viewer_message(
         "table": snap.facts | {"seats": snap.seats, "rules": snap.rules},
         "seat": snap.seat,
         "hand": None if snap.state is None else view(snap.state, snap.seat),
+        "now": time.time(),  # lets the client correct its clock for the turn timer
     }
     if last is not None:
         message["last"] = last

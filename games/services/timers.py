@@ -20,6 +20,8 @@ HEARTBEAT_KEY = "games:sweeper-heartbeat"
 # A sweeper silent for longer than this was down: overdue deadlines get this much again.
 GAP_SECONDS = 10
 GRACE_SECONDS = 20
+# A countdown task not run by then is dropped: the sweeper covers its table.
+EXPIRES_SECONDS = 60
 
 
 def timers_in_server() -> bool:
@@ -34,7 +36,9 @@ def schedule(table_id: int, version: int, deadline: datetime) -> None:
     from games.tasks import time_out_table
 
     delay = max(0.0, (deadline - timezone.now()).total_seconds())
-    time_out_table.apply_async((table_id, version), countdown=delay + 0.05)
+    time_out_table.apply_async(
+        (table_id, version), countdown=delay + 0.05, expires=delay + EXPIRES_SECONDS
+    )
 
 
 def sweep() -> int:

@@ -148,7 +148,7 @@ def test_the_celery_countdown_plays_for_a_silent_seat(
         socket = TableSocket(asgi_server, table.pk, players[0])
         await socket.connect()
         while "last" not in socket.state:
-            await socket.recv(timeout=15)
+            await socket.recv(timeout=40)
         return socket.state
 
     state = run_async(scenario())

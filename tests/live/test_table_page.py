@@ -1,0 +1,97 @@
+"""The table page in Chromium: four browsers play a hand, a spectator watches."""
+
+import concurrent.futures
+import contextlib
+
+import pytest
+from django.conf import settings
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from games.models import Hand, Table
+
+from .conftest import SHORT, full_table, session_cookie
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def in_thread(function, *args):
+    """Run ORM work that rings the channel layer off Playwright's event-loop thread."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(function, *args).result()
+
+
+def open_page(chromium, base: str, table: Table, user=None, phone: bool = False):
+    viewport = {"width": 390, "height": 844} if phone else {"width": 1100, "height": 850}
+    context = chromium.new_context(locale="es-ES", viewport=viewport)
+    if user is not None:
+        value = session_cookie(user).split("=", 1)[1]
+        context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": value, "url": base}])
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    page.goto(f"{base}/play/t/{table.code}/")
+    page.wait_for_selector(".seat[data-pos=bottom] .name")
+    return page
+
+
+def click(locator) -> None:
+    """Click unless the page re-rendered it away meanwhile (an update arrived)."""
+    with contextlib.suppress(PlaywrightTimeout):
+        locator.click(timeout=2000)
+
+
+def take_turn(page) -> bool:
+    """Play the first playable tile (and its first place) or pass; False if not our turn."""
+    tiles = page.locator("#my-hand .domino.playable")
+    if tiles.count():
+        click(tiles.first)
+        places = page.locator("#controls button[data-action*='@']")
+        if places.count():
+            click(places.first)
+        return True
+    for kind in ("pass", "points"):
+        button = page.locator(f"#controls button[data-action={kind}]")
+        if button.count():
+            click(button.first)
+            return True
+    return False
+
+
+def test_four_browsers_play_a_hand_and_a_spectator_watches(chromium, asgi_server, players):
+    table = in_thread(full_table, players, SHORT)
+    pages = [
+        open_page(chromium, asgi_server, table, user, phone=(i == 3))
+        for i, user in enumerate(players)
+    ]  # fmt: skip
+    spectator = open_page(chromium, asgi_server, table)
+    assert spectator.locator("#my-hand .domino").count() == 0
+    assert pages[0].locator("#my-hand .domino").count() == 7
+    for _ in range(400):
+        if spectator.locator("#result").is_visible():
+            break
+        if not any(take_turn(page) for page in pages):
+            pages[0].wait_for_timeout(100)
+        assert spectator.locator("#my-hand .domino").count() == 0
+    spectator.wait_for_selector("#result .revealed-seat")
+    assert spectator.locator("#result .revealed-seat").count() == 4
+    assert spectator.locator("#board .domino").count() >= 2
+    for page in pages:
+        page.wait_for_selector("#result h2")
+    assert in_thread(lambda: Hand.objects.filter(table=table).count()) == 1
+    for page in [*pages, spectator]:
+        page.context.close()
+
+
+def test_next_hand_starts_when_all_press_next(chromium, asgi_server, players):
+    table = in_thread(full_table, players, {"preset": "dominican", "target": 400})
+    pages = [open_page(chromium, asgi_server, table, user) for user in players]
+    for _ in range(400):
+        if pages[0].locator("#next-hand").count():
+            break
+        if not any(take_turn(page) for page in pages):
+            pages[0].wait_for_timeout(100)
+    for page in pages:
+        page.click("#next-hand")
+    pages[0].wait_for_function("document.querySelector('#hand-number').textContent.includes('2')")
+    assert pages[1].locator("#my-hand .domino").count() == 7
+    for page in pages:
+        page.context.close()
