@@ -1,6 +1,7 @@
 """Helpers of the live-table tests: players, tables and a recording WebSocket client."""
 
 import asyncio
+import concurrent.futures
 import itertools
 import json
 import uuid
@@ -9,6 +10,7 @@ import pytest
 import websockets
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.test import Client
 
 from games.engine.tiles import PARSE
@@ -186,3 +188,26 @@ def assert_no_hidden_tiles(message: dict, records: dict[int, dict]) -> None:
     assert seen <= allowed, (message["seat"], seen - allowed)
     if message["seat"] is not None:
         assert {PARSE[t][0] for t in hand["hand"]} <= allowed
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem):
+    """Run each test without a browser in a thread of its own.
+
+    The table services ring the channel layer through async_to_sync, which cannot run in
+    the thread where Playwright keeps its event loop once a browser test has started.
+    """
+    if "chromium" in pyfuncitem.fixturenames:
+        return None
+    names = pyfuncitem._fixtureinfo.argnames
+    kwargs = {name: pyfuncitem.funcargs[name] for name in names}
+
+    def run():
+        try:
+            pyfuncitem.obj(**kwargs)
+        finally:
+            connection.close()
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(run).result()
+    return True
