@@ -283,6 +283,7 @@
     const newHand = !view || !view.hand || !message.hand || view.hand.hand_number !== message.hand.hand_number;
     view = message;
     version = message.version;
+    document.getElementById("table-app").dataset.version = version;
     skew = message.now * 1000 - Date.now();
     choosing = null;
     if (newHand) { $("log").textContent = ""; seenEvents = 0; }

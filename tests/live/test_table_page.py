@@ -40,20 +40,27 @@ def click(locator) -> None:
 
 
 def take_turn(page) -> bool:
-    """Play the first playable tile (and its first place) or pass; False if not our turn."""
+    """Play the first playable tile (and its first place) or pass, then wait for the
+    table to move on; False if it is not this page's turn."""
+    version = page.get_attribute("#table-app", "data-version")
     tiles = page.locator("#my-hand .domino.playable")
     if tiles.count():
         click(tiles.first)
         places = page.locator("#controls button[data-action*='@']")
         if places.count():
             click(places.first)
-        return True
-    for kind in ("pass", "points"):
-        button = page.locator(f"#controls button[data-action={kind}]")
-        if button.count():
-            click(button.first)
-            return True
-    return False
+    else:
+        buttons = page.locator(
+            "#controls button[data-action=pass], #controls button[data-action=points]"
+        )
+        if not buttons.count():
+            return False
+        click(buttons.first)
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(
+            f"document.getElementById('table-app').dataset.version !== '{version}'", timeout=5000
+        )
+    return True
 
 
 def test_four_browsers_play_a_hand_and_a_spectator_watches(chromium, asgi_server, players):
@@ -91,7 +98,8 @@ def test_next_hand_starts_when_all_press_next(chromium, asgi_server, players):
             pages[0].wait_for_timeout(100)
     for page in pages:
         page.click("#next-hand")
-    pages[0].wait_for_function("document.querySelector('#hand-number').textContent.includes('2')")
-    assert pages[1].locator("#my-hand .domino").count() == 7
+    for page in pages:
+        page.wait_for_function("document.querySelector('#hand-number').textContent.includes('2')")
+        assert page.locator("#my-hand .domino").count() == 7
     for page in pages:
         page.context.close()
