@@ -1,13 +1,20 @@
 """Competition fixtures played online: their tables open at the scheduled time."""
 
+import logging
 from datetime import datetime
 
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from games.models import Table
 from league.models import Event, Match
+from league.services.errors import ServiceError
+from league.services.results import award_forfeit, enter_result
 
 from .tables import create_table, seat_players
+
+logger = logging.getLogger(__name__)
 
 
 def open_due_fixtures(now: datetime) -> list[Table]:
@@ -39,3 +46,34 @@ def open_due_fixtures(now: datetime) -> list[Table]:
             continue
         opened.append(table)
     return opened
+
+
+def enter_fixture_result(table_id: int) -> None:
+    """A finished fixture's result goes into the competition with its hand records.
+
+    Entered by a player of the winning pair, for the other pair (or a referee) to confirm;
+    a forfeit (a pair absent for a whole hand) is awarded at once. Called after the last
+    hand's commit, so that a refusal here can never lose what was played.
+    """
+    table = Table.objects.select_related("fixture").get(pk=table_id)
+    if table.fixture is None:
+        return
+    try:
+        with transaction.atomic():
+            match = Match.objects.select_for_update().get(pk=table.fixture_id)
+            if table.forfeit_side is not None:
+                award_forfeit(match, "ab"[table.forfeit_side])
+                return
+            scores = table.match["scores"]
+            winner = table.match["winner"]
+            seat = table.seats.filter(number__in=[winner, winner + 2], user__isnull=False).first()
+            if seat is None:
+                logger.warning("fixture %s: no seated user can enter the result", match.pk)
+                return
+            hands = [hand.record for hand in table.hands.order_by("number")]
+            games = [{"points_a": scores[0], "points_b": scores[1], "hands": hands}]
+            enter_result(seat.user, match, games, note=str(_("Played online")))
+    except (ServiceError, PermissionDenied):
+        logger.exception(
+            "fixture %s: the result of table %s was refused", table.fixture_id, table.pk
+        )

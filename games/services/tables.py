@@ -168,6 +168,10 @@ def _end_hand(table: Table, state: HandState) -> None:
     if match.over or table.forfeit_side is not None or len(bots) == SEATS:
         table.status = Table.Status.FINISHED
         table.finished = timezone.now()
+        if table.fixture_id is not None:
+            from .fixtures import enter_fixture_result
+
+            transaction.on_commit(lambda pk=table.pk: enter_fixture_result(pk))
         return
     table.status = Table.Status.BETWEEN
     table.ready = sorted(bots)

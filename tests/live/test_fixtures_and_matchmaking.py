@@ -1,0 +1,118 @@
+"""Online fixtures open their tables and enter their results; matchmaking fills tables."""
+
+import random
+
+import pytest
+from django.utils import timezone
+
+from games.engine import legal_actions
+from games.models import QueueEntry, Seat, Table
+from games.services import matchmaking, tables
+from games.services.errors import TableError
+from games.services.fixtures import open_due_fixtures
+from games.services.messages import hand_state
+from league.models import Entry, Event, Match, Organisation, Player, Result, Round
+
+from .conftest import make_players
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def play_out(table: Table, rng: random.Random) -> Table:
+    while table.status in (Table.Status.PLAYING, Table.Status.BETWEEN):
+        if table.status == Table.Status.BETWEEN:
+            for seat in table.seats.exclude(user=None):
+                tables.press_next(table.pk, seat.user)
+        else:
+            state = hand_state(table)
+            user = Seat.objects.get(table=table, number=state.turn).user
+            tables.act(table.pk, user, action=rng.choice(legal_actions(state)),
+                       version=table.version, client_id=f"c{table.version}")  # fmt: skip
+        table.refresh_from_db()
+    return table
+
+
+def test_a_due_online_fixture_opens_its_table_and_enters_its_result(players):
+    club = Organisation.objects.create(name="Club Live", slug="club-live")
+    event = Event.objects.create(
+        organisation=club, name="Liga online", slug="liga-online", mode=Event.Mode.ONLINE,
+        rule_preset="tournament", rule_overrides={"target": 1},
+    )  # fmt: skip
+    people = [Player.objects.get(user=u) for u in players]
+    a = Entry.objects.create(event=event, name="A", player_1=people[0], player_2=people[2])
+    b = Entry.objects.create(event=event, name="B", player_1=people[1], player_2=people[3])
+    round_ = Round.objects.create(event=event, number=1)
+    fixture = Match.objects.create(
+        event=event, round=round_, entry_a=a, entry_b=b, scheduled=timezone.now()
+    )
+    later = Match.objects.create(
+        event=event, round=round_, entry_a=b, entry_b=a,
+        scheduled=timezone.now() + timezone.timedelta(hours=1),
+    )  # fmt: skip
+    opened = open_due_fixtures(timezone.now())
+    assert [t.fixture_id for t in opened] == [fixture.pk]
+    assert open_due_fixtures(timezone.now()) == []  # once only
+    table = opened[0]
+    assert list(table.seats.values_list("user", flat=True)) == [u.pk for u in players]
+    assert table.absence == Table.Absence.FORFEIT and not table.casual
+    table = play_out(Table.objects.get(pk=table.pk), random.Random(3))
+    result = Result.objects.get(match=fixture)
+    assert result.status == Result.Status.PROPOSED
+    assert (result.points_a, result.points_b) == tuple(table.match["scores"])
+    hands = result.games[0]["hands"]
+    assert [h["format"] for h in hands] == ["domino-hand/1"] * table.hands.count()
+    assert not Table.objects.filter(fixture=later).exists()
+
+
+def test_quick_match_seats_four_singles(db):
+    users = make_players(4, "q")
+    for user in users[:3]:
+        assert matchmaking.join_queue(user, "quick") is None
+        assert matchmaking.queue_status(user) is True
+    table = matchmaking.join_queue(users[3], "quick")
+    assert table is not None and table.kind == Table.Kind.QUICK
+    assert set(table.seats.values_list("user", flat=True)) == {u.pk for u in users}
+    assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
+    assert all(matchmaking.queue_status(u) == table for u in users)
+
+
+def test_duo_keeps_partners_together(db):
+    users = make_players(4, "d")
+    assert matchmaking.join_queue(users[0], "duo", users[1]) is None
+    table = matchmaking.join_queue(users[2], "duo", users[3])
+    seats = dict(table.seats.values_list("user", "number"))
+    assert seats[users[0].pk] % 2 == seats[users[1].pk] % 2
+    assert seats[users[2].pk] % 2 == seats[users[3].pk] % 2
+    with pytest.raises(TableError):
+        matchmaking.join_queue(users[0], "duo", users[0])
+
+
+def test_ranked_matches_close_ratings(db, monkeypatch):
+    users = make_players(5, "r")
+    ratings = dict(zip([u.pk for u in users], [1500, 2400, 1520, 1480, 1550], strict=True))
+    monkeypatch.setattr(matchmaking, "rating_of", lambda user: ratings[user.pk])
+    table = None
+    for user in users:
+        table = matchmaking.join_queue(user, "ranked") or table
+    seated = set(table.seats.values_list("user", flat=True))
+    assert users[1].pk not in seated and len(seated) == 4
+    assert QueueEntry.objects.get(user=users[1]).table is None
+
+
+def test_casual_tables_fill_empty_seats_with_bots(players):
+    host = players[0]
+    table = tables.create_table(host=host, rules={"preset": "dominican", "target": 1})
+    tables.sit(table.pk, host, 2)
+    with pytest.raises(TableError) as taken:
+        tables.sit(table.pk, players[1], 2)
+    assert taken.value.code == "seat_taken"
+    with pytest.raises(TableError) as not_host:
+        tables.add_bot(table.pk, players[1], 1)
+    assert not_host.value.code == "not_host"
+    for seat in (0, 1, 3):
+        tables.add_bot(table.pk, host, seat)
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+    assert hand_state(table).turn == 2  # the bots have played up to the human's turn
+    table = play_out(table, random.Random(5))
+    assert table.status == Table.Status.FINISHED
