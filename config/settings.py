@@ -199,7 +199,9 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    "sweep-live-tables": {"task": "games.tasks.sweep_tables", "schedule": 2.0},
+}
 
 # Email: the console in the embedded mode.
 EMAIL_BACKEND = os.environ.get(

@@ -33,7 +33,7 @@ def join_queue(
             QueueEntry.objects.filter(partner__in=[user, partner]).delete()
         QueueEntry.objects.create(user=user, partner=partner, kind=kind, rating=rating_of(user))
         waiting = list(
-            QueueEntry.objects.select_for_update()
+            QueueEntry.objects.select_for_update(of=("self",))
             .filter(kind=kind, table__isnull=True)
             .select_related("user", "partner")
         )

@@ -1,0 +1,303 @@
+"""Live tables under load: N tables of four bot clients over real WebSockets.
+
+The production setup on this machine: PostgreSQL, the Redis channel layer, granian with two
+worker processes and a Celery worker. Each table makes a move every 2 seconds. Prints, per
+table count: actions per second, p50/p99 latency from sending an action to the last seat
+receiving it, and lost and duplicated actions; then the table count at which it breaks
+(p99 over 200 ms, or any loss). Loopback only, bounded in time.
+
+    python benchmarks/live.py [--tables 50,100,200,300] [--seconds 20]
+
+Needs PostgreSQL on 127.0.0.1:5432 (user postgres) and Redis on 127.0.0.1:6379.
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+BASE = Path(__file__).resolve().parent.parent
+DB = "capicua_bench"
+ENV = {
+    "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DB}",
+    "REDIS_URL": "redis://127.0.0.1:6379/9",
+    "SECRET_KEY": "benchmark-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz",
+    "SECURE_SSL": "0",
+    "ALLOWED_HOSTS": "127.0.0.1",
+    "DJANGO_SETTINGS_MODULE": "config.settings",
+    "LOG_LEVEL": "WARNING",
+    "CAPICUA_VAR_DIR": str(BASE / "var" / "bench"),
+}
+os.environ.update(ENV)
+sys.path.insert(0, str(BASE))
+RULES = {"preset": "dominican", "target": 5000, "turn_seconds": 120}
+MOVE_EVERY = 2.0
+P99_LIMIT = 0.200
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def prepare_database() -> None:
+    for sql in (f"DROP DATABASE IF EXISTS {DB}", f"CREATE DATABASE {DB}"):
+        psql = ["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", sql]
+        subprocess.run(psql, check=True, capture_output=True)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=BASE, check=True)
+    import redis
+
+    redis.Redis.from_url(ENV["REDIS_URL"]).flushdb()
+
+
+def start_services(log_dir: Path) -> tuple[list[subprocess.Popen], str]:
+    port = free_port()
+    log_dir.mkdir(parents=True, exist_ok=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "granian", "--interface", "asginl", "--host", "127.0.0.1",
+         "--port", str(port), "--workers", "2", "--log-level", "warning",
+         "config.asgi:application"],
+        cwd=BASE, stdout=(log_dir / "server.log").open("w"), stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    worker_log = log_dir / "worker.log"
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "threads", "-c", "4",
+         "-l", "WARNING", "--without-gossip", "--without-mingle", "-n", f"bench-{os.getpid()}@%h"],
+        cwd=BASE, stdout=worker_log.open("w"), stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 40
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=2):
+                break
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise RuntimeError("the server did not start") from None
+            time.sleep(0.2)
+    return [server, worker], url
+
+
+def stop_services(processes: list[subprocess.Popen]) -> None:
+    for process in processes:
+        process.send_signal(signal.SIGTERM)
+    for process in processes:
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def make_tables(count: int, tag: str) -> list[tuple[int, list[str]]]:
+    """Tables with four seated users each; (table id, session cookies by seat)."""
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from games.services import tables
+    from league.models import Player
+
+    User = get_user_model()
+    users = User.objects.bulk_create(User(username=f"b{tag}-{i}") for i in range(count * 4))
+    Player.objects.bulk_create(Player(user=u, display_name=u.username) for u in users)
+    out = []
+    for t in range(count):
+        seated = users[t * 4 : t * 4 + 4]
+        table = tables.create_table(host=seated[0], rules=RULES)
+        tables.seat_players(table, [(u, u.username) for u in seated])
+        cookies = []
+        for user in seated:
+            session = SessionStore()
+            session[SESSION_KEY] = str(user.pk)
+            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            session.create()
+            cookies.append(f"{settings.SESSION_COOKIE_NAME}={session.session_key}")
+        out.append((table.pk, cookies))
+    return out
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.sent: dict[tuple[int, int], float] = {}  # (table, version after) -> send time
+        self.received: dict[tuple[int, int], dict[int, float]] = {}
+        self.acked: set[tuple[int, int]] = set()
+        self.duplicates = 0
+        self.errors = 0
+
+
+class Table:
+    def __init__(self, pk: int) -> None:
+        self.pk = pk
+        self.next_move = time.perf_counter() + random.uniform(0, MOVE_EVERY)
+        self.moving = False
+
+
+async def seat_client(url: str, table: Table, seat: int, cookie: str, stats: Stats,
+                      stop: asyncio.Event, ready: asyncio.Barrier) -> None:  # fmt: skip
+    import websockets
+
+    ws_url = url.replace("http://", "ws://") + f"/ws/tables/{table.pk}/"
+    rng = random.Random(table.pk * 10 + seat)
+    async with websockets.connect(
+        ws_url, origin=url, additional_headers={"Cookie": cookie}, max_queue=None,
+        open_timeout=60,
+    ) as ws:  # fmt: skip
+        await ws.send(json.dumps({"type": "hello", "version": 0}))
+        seen: set[int] = set()
+        state = None
+        sent_next = -1
+        await ready.wait()
+
+        async def move(view: dict) -> None:
+            await asyncio.sleep(max(0.0, table.next_move - time.perf_counter()))
+            if stop.is_set():
+                return
+            version = view["version"]
+            action = rng.choice(view["hand"]["legal_actions"])
+            stats.sent[(table.pk, version + 1)] = time.perf_counter()
+            table.next_move = time.perf_counter() + MOVE_EVERY
+            await ws.send(json.dumps({"type": "play", "action": action, "version": version,
+                                      "id": f"{table.pk}-{version}"}))  # fmt: skip
+
+        while True:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+            except TimeoutError:
+                if stop.is_set() and not table.moving:
+                    return
+                continue
+            now = time.perf_counter()
+            message = json.loads(raw)
+            kind = message["type"]
+            if kind == "ack":
+                stats.acked.add((table.pk, message["version"]))
+                table.moving = False
+                continue
+            if kind == "error":
+                stats.errors += 1
+                table.moving = False
+                continue
+            if kind not in ("snapshot", "update", "missed"):
+                continue
+            version = message["version"]
+            if kind == "update":
+                if version in seen:
+                    stats.duplicates += 1
+                seen.add(version)
+                stats.received.setdefault((table.pk, version), {})[seat] = now
+            if state is not None and version < state["version"]:
+                continue
+            state = message
+            facts = message["table"]
+            if facts["status"] == "between" and seat not in facts["ready"] and sent_next != version:
+                sent_next = version
+                await ws.send(json.dumps({"type": "next", "id": f"n{version}"}))
+            hand = message["hand"]
+            if (facts["status"] == "playing" and hand["turn"] == seat and hand["legal_actions"]
+                    and not table.moving and not stop.is_set()):  # fmt: skip
+                table.moving = True
+                asyncio.ensure_future(move(message))
+
+
+async def run_level(url: str, made: list[tuple[int, list[str]]], seconds: float) -> dict:
+    stats = Stats()
+    stop = asyncio.Event()
+    ready = asyncio.Barrier(len(made) * 4 + 1)
+    clients = []
+    for pk, cookies in made:
+        table = Table(pk)
+        for seat, cookie in enumerate(cookies):
+            clients.append(asyncio.create_task(
+                seat_client(url, table, seat, cookie, stats, stop, ready)
+            ))  # fmt: skip
+    await ready.wait()
+    started = time.perf_counter()
+    await asyncio.sleep(seconds)
+    stop.set()
+    elapsed = time.perf_counter() - started
+    await asyncio.sleep(3)  # let the last actions arrive
+    await asyncio.gather(*clients, return_exceptions=True)
+    latencies, lost = [], 0
+    for key in stats.acked:
+        receivers = stats.received.get(key, {})
+        if len(receivers) < 4:
+            lost += 1
+        elif key in stats.sent:
+            latencies.append(max(receivers.values()) - stats.sent[key])
+    latencies.sort()
+    return {
+        "actions": len(stats.acked),
+        "per_second": len(stats.acked) / elapsed,
+        "p50": statistics.median(latencies) if latencies else float("nan"),
+        "p99": latencies[int(len(latencies) * 0.99) - 1] if latencies else float("nan"),
+        "lost": lost,
+        "duplicated": stats.duplicates,
+        "errors": stats.errors,
+        "stats": stats,
+    }
+
+
+def check_database(made: list[tuple[int, list[str]]], stats: Stats) -> tuple[int, int]:
+    """(acked actions missing from the database, stored actions nobody was acked for)."""
+    from games.models import Action
+
+    stored = set(
+        Action.objects.filter(table_id__in=[pk for pk, _ in made]).values_list(
+            "table_id", "version"
+        )
+    )
+    return len(stats.acked - stored), len(stored - stats.acked)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tables", default="50,100,200,300")
+    parser.add_argument("--seconds", type=float, default=20)
+    args = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    prepare_database()
+    processes, url = start_services(BASE / "var" / "bench" / "logs")
+    broke = None
+    heads = ("tables", "actions/s", "p50 ms", "p99 ms", "lost", "dup", "refused")
+    print(" ".join(f"{h:>{w}}" for h, w in zip(heads, (6, 10, 8, 8, 5, 4, 8), strict=True)))
+    try:
+        for level, count in enumerate(int(n) for n in args.tables.split(",")):
+            made = make_tables(count, f"{level}")
+            result = asyncio.run(run_level(url, made, args.seconds))
+            missing, unacked = check_database(made, result["stats"])
+            lost, duplicated = result["lost"] + missing, result["duplicated"] + unacked
+            print(f"{count:>6} {result['per_second']:>10.1f} {result['p50'] * 1000:>8.1f} "
+                  f"{result['p99'] * 1000:>8.1f} {lost:>5} {duplicated:>4} {result['errors']:>8}",
+                  flush=True)  # fmt: skip
+            if broke is None and (result["p99"] > P99_LIMIT or lost or duplicated):
+                broke = count
+                break
+    finally:
+        stop_services(processes)
+    print(f"breaks at: {broke if broke else 'not reached'} tables "
+          f"(p99 over {P99_LIMIT * 1000:.0f} ms, or any lost or duplicated action)")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
