@@ -71,7 +71,9 @@ class RatingPool(models.Model):
 class EventPool(models.Model):
     """The pool an event feeds (an event not listed here feeds none)."""
 
-    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="rating_pool_link")
+    event = models.OneToOneField(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="rating_pool_link"
+    )
     pool = models.ForeignKey(
         RatingPool, verbose_name=_("rating pool"), on_delete=models.CASCADE, related_name="events"
     )
@@ -108,10 +110,18 @@ class RatedMatch(models.Model):
 class Rating(models.Model):
     """A player's current rating in a pool (OpenSkill's mu and sigma)."""
 
-    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, db_index=False, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
-    mu = models.FloatField()
-    sigma = models.FloatField()
+    pool = models.ForeignKey(
+        RatingPool,
+        verbose_name=_("rating pool"),
+        on_delete=models.CASCADE,
+        db_index=False,
+        related_name="+",
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="ratings"
+    )
+    mu = models.FloatField(_("skill (mu)"))
+    sigma = models.FloatField(_("uncertainty (sigma)"))
     # The conservative value that is displayed and ranked: OpenSkill's ordinal, mu − 3·sigma.
     ordinal = models.FloatField(_("rating"))
     matches = models.PositiveIntegerField(_("matches"))
