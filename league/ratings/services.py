@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, time
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, transaction
 from django.db.models import Exists, Min, OuterRef, Q, QuerySet
@@ -99,7 +100,7 @@ def feed(event: Event, pool: RatingPool | None) -> None:
 GLOBAL = "global"
 
 
-def pool_choices(user, event: Event) -> dict[str, Organisation | None]:
+def pool_choices(user: AbstractBaseUser, event: Event) -> dict[str, Organisation | None]:
     """The pools `user` may make `event` feed, by key: "global" (None: the global pool, for
     the site's staff), or "organisation-ID" for each organisation of the event's lineage
     whose organiser the user is (its pool is created when first chosen)."""
@@ -112,7 +113,7 @@ def pool_choices(user, event: Event) -> dict[str, Organisation | None]:
     }
 
 
-def choose_pool(user, event: Event, key: str) -> RatingPool | None:
+def choose_pool(user: AbstractBaseUser, event: Event, key: str) -> RatingPool | None:
     """An organiser sets the pool the event feeds ("" for none), among `pool_choices`.
 
     Changing or leaving a pool needs the right to choose that pool too.
