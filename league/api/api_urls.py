@@ -13,5 +13,6 @@ router.register("rounds", views.RoundViewSet, basename="round")
 router.register("entries", views.EntryViewSet, basename="entry")
 router.register("matches", views.MatchViewSet, basename="match")
 router.register("results", views.ResultViewSet, basename="result")
+router.register("ratings", views.RatingPoolViewSet, basename="rating-pool")
 
 urlpatterns = router.urls

@@ -16,6 +16,7 @@ from league.models import (
     Round,
     Season,
 )
+from league.ratings.models import RatingPool
 from league.services.events import EDITABLE
 
 
@@ -237,27 +238,33 @@ class MatchSerializer(serializers.ModelSerializer):
 
 
 class StandingSerializer(serializers.Serializer):
+    """A row of a table. Pair and team events fill the match columns; individual events
+    (rotating partners) fill `score` and `sat_out` instead."""
+
     position = serializers.IntegerField()
-    tied = serializers.BooleanField()
     entry = EntryRefSerializer()
-    active = serializers.BooleanField()
+    lot = serializers.IntegerField(source="entry.lot", allow_null=True)
     played = serializers.IntegerField()
     won = serializers.IntegerField()
-    drawn = serializers.IntegerField()
     lost = serializers.IntegerField()
-    shutouts = serializers.IntegerField()
-    match_points = serializers.IntegerField()
-    games_won = serializers.IntegerField()
-    games_lost = serializers.IntegerField()
     points_for = serializers.IntegerField()
     points_against = serializers.IntegerField()
     point_difference = serializers.IntegerField()
-    form = serializers.ListField(child=serializers.CharField())
-    lot = serializers.IntegerField(source="entry.lot", allow_null=True)
+    tied = serializers.BooleanField(required=False)
+    active = serializers.BooleanField(required=False)
+    drawn = serializers.IntegerField(required=False)
+    shutouts = serializers.IntegerField(required=False)
+    match_points = serializers.IntegerField(required=False)
+    games_won = serializers.IntegerField(required=False)
+    games_lost = serializers.IntegerField(required=False)
+    form = serializers.ListField(child=serializers.CharField(), required=False)
+    score = serializers.FloatField(required=False)
+    sat_out = serializers.IntegerField(required=False)
 
 
 class TableSerializer(serializers.Serializer):
-    division = DivisionSerializer(allow_null=True)
+    division = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField(allow_blank=True, help_text="The division's or group's name.")
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=Event.Tiebreak.choices),
         help_text="The event's tiebreaks, in the order they separate tied entries.",
@@ -270,3 +277,54 @@ class StandingsSerializer(serializers.Serializer):
     event = serializers.CharField()
     results_version = serializers.IntegerField()
     tables = TableSerializer(many=True)
+
+
+class BracketSlotSerializer(serializers.Serializer):
+    """One match of the bracket: who plays it (when known), who won, and its match."""
+
+    number = serializers.IntegerField()
+    stage = serializers.CharField()
+    round = serializers.IntegerField()
+    name = serializers.CharField()
+    home = EntryRefSerializer(allow_null=True)
+    away = EntryRefSerializer(allow_null=True)
+    winner = EntryRefSerializer(allow_null=True)
+    needed = serializers.BooleanField()
+    stale = serializers.BooleanField()
+    match = serializers.IntegerField(source="match.pk", allow_null=True, default=None)
+
+
+class BracketSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    third_place = serializers.BooleanField()
+    grand_final_reset = serializers.BooleanField()
+    first_round = serializers.IntegerField()
+    slots = BracketSlotSerializer(many=True)
+
+
+class RatingPoolSerializer(serializers.ModelSerializer):
+    organisation = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
+
+    class Meta:
+        model = RatingPool
+        fields = ["slug", "name", "kind", "organisation", "recalculated"]
+
+
+class LeaderboardRowSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    player = PlayerSerializer()
+    rating = serializers.FloatField(source="ordinal")
+    matches = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+
+
+class RatingHistorySerializer(serializers.Serializer):
+    """A player's rating in one pool and its course, match by match (the first value is the
+    rating before their first match)."""
+
+    pool = serializers.CharField(source="pool.slug")
+    rating = serializers.FloatField(source="rating.ordinal")
+    matches = serializers.IntegerField(source="rating.matches")
+    provisional = serializers.BooleanField(source="rating.provisional")
+    values = serializers.ListField(child=serializers.FloatField())
+    dates = serializers.ListField(child=serializers.DateTimeField())

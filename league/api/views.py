@@ -8,6 +8,7 @@ a key never reaches beyond its organisation or its access.
 import django_filters
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
+from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.authentication import SessionAuthentication
@@ -17,9 +18,14 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from league.models import Division, Entry, Event, Match, Organisation, Player, Result, Round
+from league.models import Entry, Event, Match, Organisation, Player, Result, Round
 from league.permissions import can
+from league.ratings import services as ratings
+from league.ratings.models import RatingPool
 from league.services import entries, events, fixtures, results, standings
+from league.tournaments.models import Bracket
+from league.tournaments.services import brackets
+from league.tournaments.services import standings as tournament_standings
 
 from . import serializers as s
 from .auth import THROTTLES, ApiKeyAuthentication, KeyScope, api_key, check_scope
@@ -125,6 +131,48 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
     ordering_fields = ["display_name", "created"]
     ordering = ["display_name"]
 
+    @extend_schema(responses=s.RatingHistorySerializer(many=True))
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def ratings(self, request: Request, pk: str) -> Response:
+        """The player's rating in each pool they play in, and its history."""
+        history = ratings.history(self.get_object())
+        return Response(s.RatingHistorySerializer(history, many=True).data)
+
+
+class RatingPoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
+    """Rating pools: the global ranking of online play, and organisations' rankings."""
+
+    queryset = RatingPool.objects.select_related("organisation")
+    serializer_class = s.RatingPoolSerializer
+    lookup_field = "slug"
+    filterset_fields = ["kind"]
+    ordering_fields = ["name"]
+    ordering = ["kind", "name"]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("club", str, description="Only this club's players (its slug)."),
+            OpenApiParameter("country", str, description="Only this country's players."),
+        ],
+        responses=s.LeaderboardRowSerializer(many=True),
+    )
+    @action(detail=True, methods=["get"], filter_backends=[])
+    def leaderboard(self, request: Request, slug: str) -> Response:
+        """The pool's leaderboard, best first."""
+        club_slug = request.query_params.get("club", "")
+        club = get_object_or_404(Organisation, slug=club_slug) if club_slug else None
+        rows = ratings.leaderboard(
+            self.get_object(), club=club, country=request.query_params.get("country", "")[:2]
+        )
+        page = self.paginate_queryset(rows)
+        start = self.paginator.page.start_index()
+        for position, rating in enumerate(page, start=start):
+            rating.position = position
+        serializer = s.LeaderboardRowSerializer(
+            page, many=True, context=self.get_serializer_context()
+        )
+        return self.get_paginated_response(serializer.data)
+
 
 # Events ---------------------------------------------------------------------------------
 
@@ -198,24 +246,51 @@ class EventViewSet(
     )
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def standings(self, request: Request, slug: str) -> Response:
-        """The standings by division, ranked by the event's tiebreaks in order."""
+        """The standings (by division, or by group), ranked by the event's tiebreaks in order;
+        the same tables as the event's pages."""
         event = self.get_object()
-        divisions: list[Division | None] = list(event.divisions.all()) or [None]
         wanted = request.query_params.get("division", "")
-        if wanted:
-            divisions = [d for d in divisions if d is not None and str(d.pk) == wanted]
-            if not divisions:
-                raise Http404
-        tables = [
-            {"division": division, "tiebreaks": event.tiebreaks, **vars(table)}
-            for division in divisions
-            for table in [standings.table(event, division)]
+        tables = [t for t in standing_tables(event) if not wanted or str(t["division"]) == wanted]
+        if wanted and not tables:
+            raise Http404
+        body = {"event": event.slug, "results_version": event.results_version, "tables": tables}
+        return Response(s.StandingsSerializer(body).data)
+
+    @extend_schema(responses=s.BracketSerializer)
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def bracket(self, request: Request, slug: str) -> Response:
+        """The elimination bracket (or a group stage's playoff), slot by slot."""
+        bracket = Bracket.objects.filter(event=self.get_object()).first()
+        if bracket is None:
+            raise Http404
+        body = {**{f: getattr(bracket, f) for f in ("kind", "third_place", "grand_final_reset",
+                                                     "first_round")},
+                "slots": [vars(slot) for slot in brackets.bracket_view(bracket)]}  # fmt: skip
+        return Response(s.BracketSerializer(body).data)
+
+
+def standing_tables(event: Event) -> list[dict]:
+    """The tables that the event's format ranks: each with its name, tiebreaks and rows."""
+    base = {"division": None, "name": "", "tiebreaks": event.tiebreaks, "rounds": []}
+    if event.format == Event.Format.LEAGUE:
+        return [
+            {**base, "division": d.pk if d else None, "name": d.name if d else "",
+             "rounds": table.rounds, "standings": table.standings}
+            for d in (list(event.divisions.all()) or [None])
+            for table in [standings.table(event, d)]
+        ]  # fmt: skip
+    if event.format == Event.Format.INDIVIDUAL:
+        rows = [
+            {**vars(row), "entry": row.player, "point_difference": row.point_difference}
+            for row in tournament_standings.individual_table(event)
         ]
-        return Response(
-            s.StandingsSerializer(
-                {"event": event.slug, "results_version": event.results_version, "tables": tables}
-            ).data
-        )
+        return [{**base, "standings": rows}]
+    if event.format == Event.Format.GROUPS_PLAYOFF:
+        return [
+            {**base, "name": group.name, "standings": rows}
+            for group, rows in tournament_standings.group_tables(event)
+        ]
+    return [{**base, "standings": tournament_standings.pairs_table(event)}]
 
 
 def _valid(serializer_class, request: Request) -> dict:
