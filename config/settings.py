@@ -100,7 +100,11 @@ TEMPLATES = [
 ]
 
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60"))
+        )
+    }
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {

@@ -6,6 +6,7 @@ a key never reaches beyond its organisation or its access.
 """
 
 import django_filters
+from django.core.cache import cache
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -32,6 +33,8 @@ from .auth import THROTTLES, ApiKeyAuthentication, KeyScope, api_key, check_scop
 from .http import ConditionalGetMixin
 from .services import in_scope
 
+MAX_ID = 2**63 - 1
+STANDINGS_CACHED = 60 * 60 * 24
 CURRENT = Prefetch(
     "results",
     queryset=Result.objects.exclude(status__in=[Result.Status.SUPERSEDED, Result.Status.REJECTED]),
@@ -247,14 +250,25 @@ class EventViewSet(
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def standings(self, request: Request, slug: str) -> Response:
         """The standings (by division, or by group), ranked by the event's tiebreaks in order;
-        the same tables as the event's pages."""
+        the same tables as the event's pages. Kept in the cache until a result changes them
+        (`results_version`)."""
         event = self.get_object()
         wanted = request.query_params.get("division", "")
-        tables = [t for t in standing_tables(event) if not wanted or str(t["division"]) == wanted]
-        if wanted and not tables:
-            raise Http404
-        body = {"event": event.slug, "results_version": event.results_version, "tables": tables}
-        return Response(s.StandingsSerializer(body).data)
+        key = (
+            f"api:standings:{event.pk}:{event.created.timestamp()}:{event.results_version}:{wanted}"
+        )
+        body = cache.get(key)
+        if body is None:
+            tables = [
+                t for t in standing_tables(event) if not wanted or str(t["division"]) == wanted
+            ]
+            if wanted and not tables:
+                raise Http404
+            body = s.StandingsSerializer(
+                {"event": event.slug, "results_version": event.results_version, "tables": tables}
+            ).data
+            cache.set(key, body, STANDINGS_CACHED)
+        return Response(body)
 
     @extend_schema(responses=s.BracketSerializer)
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
@@ -367,11 +381,16 @@ class EntryViewSet(
         return Response(self.get_serializer(entry).data)
 
 
+def number_filter(**kwargs) -> django_filters.NumberFilter:
+    """A whole number in the database's range (a bigger one is a 400, not a failed query)."""
+    return django_filters.NumberFilter(min_value=1, max_value=MAX_ID, decimal_places=0, **kwargs)
+
+
 class MatchFilter(django_filters.FilterSet):
     event = django_filters.CharFilter(field_name="event__slug")
-    round = django_filters.NumberFilter(field_name="round__number")
-    division = django_filters.NumberFilter(field_name="round__division")
-    entry = django_filters.NumberFilter(method="of_entry")
+    round = number_filter(field_name="round__number")
+    division = number_filter(field_name="round__division")
+    entry = number_filter(method="of_entry")
 
     class Meta:
         model = Match

@@ -51,3 +51,17 @@ def test_the_snippet_is_shown_to_organisers(league, who, shown):
         Context({"request": request, "event": league.event})
     )
     assert (f"/widget/events/{league.event.slug}/standings/?lang=" in html) is shown
+
+
+@pytest.mark.parametrize(("who", "shown"), [("organiser", True), ("referee", False)])
+def test_the_event_page_shows_organisers_the_snippet(client, league, who, shown):
+    client.force_login(getattr(league, who))
+    page = client.get(league.event.get_absolute_url()).content.decode()
+    assert ("/widget/events/" in page) is shown
+
+
+@pytest.mark.parametrize(("who", "shown"), [("owner", True), ("organiser", False)])
+def test_the_club_page_links_owners_to_keys_and_webhooks(client, league, who, shown):
+    client.force_login(getattr(league, who))
+    page = client.get(f"/clubs/{league.club.slug}/").content.decode()
+    assert (f"/clubs/{league.club.slug}/integrations/" in page) is shown

@@ -1,10 +1,16 @@
-"""`{% widget_snippet event %}`: the copy-paste embed code, for the event's organisers."""
+"""Hooks for the competition's pages: `{% widget_snippet event %}`, the copy-paste embed
+code for the event's organisers, and `{% integrations_link organisation %}` for its owners."""
 
 from django import template
 from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
 
-from league.models import Event
+from league.models import Event, Organisation
 from league.permissions import can
+
+from ..services import may_administer
 
 register = template.Library()
 
@@ -19,3 +25,11 @@ def widget_snippet(context, event: Event) -> str:
         {"event": event, "base": f"{request.scheme}://{request.get_host()}"},
         request=request,
     )
+
+
+@register.simple_tag(takes_context=True)
+def integrations_link(context, organisation: Organisation) -> str:
+    if not may_administer(context["request"].user, organisation):
+        return ""
+    url = reverse("integrations", args=[organisation.slug])
+    return format_html('<a class="button ghost" href="{}">{}</a>', url, _("API and webhooks"))

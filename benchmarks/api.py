@@ -1,0 +1,240 @@
+"""Latency and throughput of the API's standings and fixtures of a 500-pair event.
+
+    .venv/bin/python benchmarks/api.py [--pairs 500] [--rounds 9] [--seconds 5]
+
+Needs PostgreSQL (and Redis for the cache, as in production): BENCH_DATABASE_URL (default
+postgres://postgres@127.0.0.1:5432/capicua_bench_api) names a database that the script creates
+and drops; BENCH_REDIS_URL (default redis://127.0.0.1:6379/9) is flushed. The event is a Swiss
+tournament of `pairs` pairs with `rounds` published rounds, all but the last played. Its
+standings are computed once per results version and then come from the cache (the time of
+that first, cold request is printed too); its fixtures are the last round's 250 matches in
+one page, read from the database on every request. The production server (granian, 2
+workers, DEBUG off) serves it on loopback, connecting to PostgreSQL per request (see
+DATABASE_CONN_MAX_AGE below); an asyncio client keeps 1, 8 and 32 connections busy for
+`seconds` each and prints p50 and p99 latency and requests per second. The anonymous rate
+limit is lifted.
+"""
+
+import argparse
+import asyncio
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+DATABASE_URL = os.environ.get(
+    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/capicua_bench_api"
+)
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/9")
+CONCURRENCY = (1, 8, 32)
+
+
+def server_env() -> dict[str, str]:
+    return os.environ | {
+        "DATABASE_URL": DATABASE_URL,
+        "REDIS_URL": REDIS_URL,
+        "SECRET_KEY": "benchmark-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz",
+        "DEBUG": "0",
+        "SECURE_SSL": "0",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "API_RATE_ANON": "100000000/min",
+        "CAPICUA_VAR_DIR": tempfile.mkdtemp(prefix="capicua-bench-"),
+        "LOG_LEVEL": "WARNING",
+        # Under ASGI every request runs in a new thread, so persistent connections pile up
+        # (one per request for 60 s) until PostgreSQL refuses more: connect per request.
+        "DATABASE_CONN_MAX_AGE": "0",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+
+
+def admin(statement: str) -> None:
+    import psycopg
+
+    parts = urlsplit(DATABASE_URL)
+    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as conn:
+        conn.execute(statement)
+
+
+def database_name() -> str:
+    return urlsplit(DATABASE_URL).path.lstrip("/")
+
+
+def build(pairs: int, rounds: int) -> str:
+    """The event, written in bulk (the data, not the services, is what is measured here)."""
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    from django.contrib.auth import get_user_model
+    from django.core.cache import cache
+    from django.utils import timezone
+
+    from league.models import Entry, Event, Match, Membership, Organisation, Player, Result, Round
+    from league.services import events
+
+    cache.clear()
+    club = Organisation.objects.create(name="Club Benchmark", slug="club-benchmark")
+    owner = get_user_model().objects.create_user("bench-owner")
+    Membership.objects.create(organisation=club, user=owner, role=Membership.Role.OWNER)
+    event = events.create_event(owner, club, name="Open 500", format=Event.Format.SWISS,
+                                rule_preset="tournament")  # fmt: skip
+    players = Player.objects.bulk_create(
+        Player(display_name=f"Player {i:04d}", club=club) for i in range(2 * pairs)
+    )
+    entries = Entry.objects.bulk_create(
+        Entry(event=event, name=f"Pair {i:03d}", club=club, player_1=players[2 * i],
+              player_2=players[2 * i + 1], lot=i + 1)
+        for i in range(pairs)
+    )  # fmt: skip
+    rng = random.Random(7)
+    now = timezone.now()
+    for number in range(1, rounds + 1):
+        round_ = Round.objects.create(event=event, number=number)
+        order = entries[:]
+        rng.shuffle(order)
+        played = number < rounds
+        matches = Match.objects.bulk_create(
+            Match(event=event, round=round_, entry_a=order[k], entry_b=order[k + 1],
+                  table=k // 2 + 1,
+                  status=Match.Status.PLAYED if played else Match.Status.SCHEDULED)
+            for k in range(0, len(order) - 1, 2)
+        )  # fmt: skip
+        if played:
+            Result.objects.bulk_create(
+                Result(match=m, status=Result.Status.CONFIRMED, games_a=int(a), games_b=int(not a),
+                       points_a=150 if a else rng.randrange(0, 150),
+                       points_b=rng.randrange(0, 150) if a else 150, confirmed=now)
+                for m in matches
+                for a in [rng.random() < 0.5]
+            )  # fmt: skip
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
+    return event.slug
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, int]:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "granian", "--interface", "asginl", "--host", "127.0.0.1",
+         "--port", str(port), "--workers", "2", "--log-level", "warning",
+         "config.asgi:application"],
+        cwd=ROOT, env=env,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
+                return process, port
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise RuntimeError("the server did not start")
+
+
+async def get(reader, writer, request: bytes) -> int:
+    """One keep-alive GET; returns the status."""
+    writer.write(request)
+    await writer.drain()
+    status = int((await reader.readline()).split()[1])
+    length, chunked = 0, False
+    while (line := await reader.readline()) not in (b"\r\n", b""):
+        name, _, value = line.decode().partition(":")
+        if name.lower() == "content-length":
+            length = int(value)
+        elif name.lower() == "transfer-encoding" and "chunked" in value:
+            chunked = True
+    if chunked:
+        while size := int((await reader.readline()).strip(), 16):
+            await reader.readexactly(size + 2)
+        await reader.readline()
+    else:
+        await reader.readexactly(length)
+    return status
+
+
+async def client(port: int, path: str, until: float, latencies: list[float]) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n"
+    while time.perf_counter() < until:
+        started = time.perf_counter()
+        status = await get(reader, writer, request.encode())
+        if status != 200:
+            raise RuntimeError(f"{path}: HTTP {status}")
+        latencies.append(time.perf_counter() - started)
+    writer.close()
+
+
+async def measure(
+    port: int, path: str, clients: int, seconds: float
+) -> tuple[int, float, float, float]:
+    await asyncio.gather(*(client(port, path, time.perf_counter() + 1, []) for _ in range(clients)))
+    latencies: list[float] = []
+    started = time.perf_counter()
+    until = started + seconds
+    await asyncio.gather(*(client(port, path, until, latencies) for _ in range(clients)))
+    elapsed = time.perf_counter() - started
+    cuts = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else latencies * 99
+    return len(latencies), len(latencies) / elapsed, cuts[49] * 1000, cuts[98] * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--pairs", type=int, default=500)
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--seconds", type=float, default=5)
+    args = parser.parse_args()
+    env = server_env()
+    os.environ.update(env)
+    sys.path.insert(0, str(ROOT))
+    name = database_name()
+    admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    admin(f'CREATE DATABASE "{name}"')
+    import redis
+
+    redis.Redis.from_url(REDIS_URL).flushdb()
+    process = None
+    try:
+        started = time.perf_counter()
+        slug = build(args.pairs, args.rounds)
+        took = time.perf_counter() - started
+        print(f"{args.pairs} pairs, {args.rounds} rounds built in {took:.1f} s")
+        process, port = start_server(env)
+        cold = time.perf_counter()
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/events/{slug}/standings/").read()
+        print(f"standings, first (cold) request: {(time.perf_counter() - cold) * 1000:.0f} ms")
+        endpoints = {
+            "standings": f"/api/v1/events/{slug}/standings/",
+            "fixtures": f"/api/v1/matches/?event={slug}&round={args.rounds}&page_size=250",
+        }
+        header = ("endpoint", "clients", "requests", "req/s", "p50 ms", "p99 ms")
+        print("{:<10} {:>7} {:>9} {:>8} {:>8} {:>8}".format(*header))
+        for label, path in endpoints.items():
+            for clients in CONCURRENCY:
+                count, rate, p50, p99 = asyncio.run(measure(port, path, clients, args.seconds))
+                print(f"{label:<10} {clients:>7} {count:>9} {rate:>8.1f} {p50:>8.1f} {p99:>8.1f}")
+    finally:
+        if process is not None:
+            process.terminate()
+            process.wait(timeout=20)
+        from django.db import connections
+
+        connections.close_all()
+        admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    main()
