@@ -11,7 +11,7 @@ from dataclasses import asdict
 from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from games.engine import (
@@ -294,11 +294,7 @@ def act(
         state = _play(table, state, seat.number, action, auto=False)
         answer = {"type": "ack", "id": client_id, "version": table.version}
         _run_bots(table, state)
-        try:
-            with transaction.atomic():
-                Reply.objects.create(table=table, user=user, client_id=client_id, answer=answer)
-        except IntegrityError:
-            raise TableError("stale") from None
+        Reply.objects.create(table=table, user=user, client_id=client_id, answer=answer)
     return answer
 
 
