@@ -145,10 +145,11 @@ def add_catch_up_fixtures(event: Event, entry: Entry) -> list[Round]:
 
 
 def _notify_captains(match: Match, message) -> None:
+    """Tell the players of both sides; `message` is lazy, with the match as %(m)s."""
     for entry in (match.entry_a, match.entry_b):
         for player in entry.players if entry else []:
             if player.user_id:
-                notify(player.user, message, match.get_absolute_url())
+                notify(player.user, message, match.get_absolute_url(), m=match)
 
 
 def _editable(user, match: Match) -> Match:
@@ -180,7 +181,7 @@ def reschedule(
     match.boards.update(scheduled=match.scheduled, venue=match.venue, status=match.status)
     audit(user, "match.reschedule", match, event=match.event, before=before,
           after=snapshot(match, SCHEDULE_FIELDS))  # fmt: skip
-    _notify_captains(match, _("Match rescheduled: %(m)s") % {"m": match})
+    _notify_captains(match, _("Match rescheduled: %(m)s"))
     return match
 
 
@@ -193,7 +194,7 @@ def postpone(user, match: Match) -> Match:
     match.boards.update(status=match.status)
     audit(user, "match.postpone", match, event=match.event, before=before,
           after=snapshot(match, SCHEDULE_FIELDS))  # fmt: skip
-    _notify_captains(match, _("Match postponed: %(m)s") % {"m": match})
+    _notify_captains(match, _("Match postponed: %(m)s"))
     return match
 
 

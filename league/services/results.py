@@ -187,11 +187,8 @@ def enter_result(user, match: Match, games: Any, note: str = "") -> Result:
     audit(user, "result.enter", result, event=match.event, after=snapshot(result, RESULT_FIELDS))
     for other in _captain_users(match, {"a", "b"} - sides_of(user, match)):
         if other != user:
-            notify(
-                other,
-                _("A result awaits your confirmation: %(m)s") % {"m": match},
-                match.get_absolute_url(),
-            )
+            message = _("A result awaits your confirmation: %(m)s")
+            notify(other, message, match.get_absolute_url(), m=match)
     return result
 
 
@@ -254,7 +251,7 @@ def dispute_result(user, result: Result, note: str = "") -> Result:
     audit(user, "result.dispute", result, event=match.event, before=before,
           after=snapshot(result, RESULT_FIELDS))  # fmt: skip
     for organiser in _organisers(match.event):
-        notify(organiser, _("A result is disputed: %(m)s") % {"m": match}, match.get_absolute_url())
+        notify(organiser, _("A result is disputed: %(m)s"), match.get_absolute_url(), m=match)
     return result
 
 

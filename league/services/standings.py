@@ -8,7 +8,7 @@ withdrawal bumps.
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.core.cache import cache
 
@@ -16,6 +16,8 @@ from ..models import Division, Entry, Event, Result
 from ..pairing import MatchResult
 from ..pairing import rank as rank_entrants
 from .events import rules_of
+
+T = Event.Tiebreak
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +49,6 @@ class Standing:
     points_for: int = 0
     points_against: int = 0
     tied: bool = False
-    form: list[str] = field(default_factory=list)
 
     @property
     def point_difference(self) -> int:
@@ -115,14 +116,22 @@ def _tally(entries: Iterable[Entry], outcomes: Iterable[Outcome], multiplier: in
                 row.won += 1
                 row.shutouts += o.shutout
                 row.match_points += multiplier if o.shutout else 1
-                row.form.append("W")
             elif gf < ga:
                 row.lost += 1
-                row.form.append("L")
             else:
                 row.drawn += 1
-                row.form.append("D")
     return table
+
+
+def _stats(row: Standing) -> dict[str, float]:
+    """The entry's value for each tiebreak, under the names `rank_entrants` reads from stats."""
+    return {
+        f"league_{T.MATCH_WINS}": row.match_points + row.drawn / 2,
+        f"league_{T.GAMES_WON}": row.games_won,
+        f"league_{T.POINT_DIFFERENCE}": row.point_difference,
+        f"league_{T.POINTS_FOR}": row.points_for,
+        f"league_{T.LOTS}": -(row.entry.lot or 10**9),
+    }
 
 
 def rank(
@@ -131,28 +140,30 @@ def rank(
     """The table: positions by the tiebreaks in order; entries still tied share a position.
 
     Match wins count a shutout `multiplier` times (and a draw half); lots are the numbers
-    drawn when the fixtures were made, the lower first.
+    drawn when the fixtures were made, the lower first. The values are tallied here once and
+    handed to `league.pairing.rank` as stats; it gets only the results head-to-head can use:
+    those between entries level on every tiebreak before it.
     """
     table = _tally(entries, outcomes, multiplier)
-    stats = {}
-    for pk, row in table.items():
-        won = row.match_points + row.drawn / 2
-        # "score" is what Buchholz and Sonneborn-Berger add up: shutouts and byes count too.
-        stats[pk] = {"match_wins": won, "score": won, "lots": -(row.entry.lot or 10**9)}
-    played = [
-        MatchResult(
-            a=o.a,
-            b=o.b,
-            winner=None if o.games_a == o.games_b else (o.a if o.games_a > o.games_b else o.b),
-            points_a=o.points_a,
-            points_b=o.points_b,
-            games_a=o.games_a,
-            games_b=o.games_b,
-        )
-        for o in outcomes
-        if o.a in table and o.b in table
-    ]
-    ranked = rank_entrants(list(table), played, tiebreaks, stats=stats)
+    stats = {pk: _stats(row) for pk, row in table.items()}
+    order = [t if t == T.HEAD_TO_HEAD else f"league_{t}" for t in tiebreaks]
+    played = []
+    if T.HEAD_TO_HEAD in order:
+        before = order[: order.index(T.HEAD_TO_HEAD)]
+
+        def level(a: int, b: int) -> bool:
+            return all(stats[a][key] == stats[b][key] for key in before)
+
+        played = [
+            MatchResult(
+                a=o.a,
+                b=o.b,
+                winner=None if o.games_a == o.games_b else (o.a if o.games_a > o.games_b else o.b),
+            )
+            for o in outcomes
+            if o.a in table and o.b in table and level(o.a, o.b)
+        ]
+    ranked = rank_entrants(list(table), played, order, stats=stats)
     shared = Counter(standing.rank for standing in ranked)
     rows = []
     for standing in ranked:

@@ -105,7 +105,7 @@ def test_a_dispute_goes_to_the_organiser_who_settles_it(league):
     result = results.enter_result(captain_a, match, game(100, 40))
     results.dispute_result(captain_b, result, note="We won")
     assert Result.objects.get(pk=result.pk).status == Result.Status.DISPUTED
-    assert league.organiser.notifications.filter(message__contains="disputed").exists()
+    assert league.organiser.notifications.filter(url=match.get_absolute_url()).exists()
     with pytest.raises(PermissionDenied):
         results.resolve_dispute(captain_b, result, game(40, 100))
     with pytest.raises(ServiceError):

@@ -1,0 +1,167 @@
+"""Standings of a 500-pair league with 9 rounds of confirmed results, and the query count.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \
+        .venv/bin/python benchmarks/standings.py
+
+Creates its own PostgreSQL database (`capicua_bench_standings`, dropped at the end), loads two
+leagues through the league's models (bulk inserts, not timed): 50 and 500 pairs, each with the
+first 9 rounds of its round robin played and every result confirmed (some of them shutouts,
+under the Dominican rules so the multiplier applies). Then it times `standings.compute` (the
+table and every entry's position after each round, uncached) and the table alone, counts
+their SQL queries at both sizes (they must be equal), and times a cached read.
+"""
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+NAME = "capicua_bench_standings"
+ROUNDS = 9
+
+
+def database_urls() -> tuple[str, str]:
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        sys.exit("Set DATABASE_URL to a PostgreSQL server (the benchmark makes its own database).")
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/postgres")), urlunsplit(parts._replace(path=f"/{NAME}"))
+
+
+def recreate(admin_url: str, drop_only: bool = False) -> None:
+    with psycopg.connect(admin_url, autocommit=True) as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {NAME} WITH (FORCE)")
+        if not drop_only:
+            connection.execute(f"CREATE DATABASE {NAME}")
+
+
+def load(pairs: int, seed: int):
+    """A league of `pairs` pairs with ROUNDS rounds of confirmed results."""
+    from league.models import Entry, Event, Match, Organisation, Player, Result, Round
+    from league.pairing import round_robin
+
+    rng = random.Random(seed)
+    club = Organisation.objects.create(name=f"Club {pairs}", slug=f"club-{pairs}")
+    Player.objects.bulk_create(
+        [Player(display_name=f"P{pairs}-{i}", club=club) for i in range(pairs * 2)]
+    )
+    people = list(Player.objects.filter(club=club).values_list("pk", flat=True))
+    event = Event.objects.create(
+        organisation=club, name=f"Liga {pairs}", slug=f"liga-{pairs}", rule_preset="dominican",
+        tiebreaks=["match_wins", "games_won", "point_difference", "points_for", "head_to_head",
+                   "lots"],
+    )  # fmt: skip
+    Entry.objects.bulk_create(
+        Entry(event=event, name=f"Pair {i}", player_1_id=people[2 * i],
+              player_2_id=people[2 * i + 1], lot=i + 1)
+        for i in range(pairs)
+    )  # fmt: skip
+    entries = list(Entry.objects.filter(event=event).values_list("pk", flat=True))
+    schedule = round_robin(entries)[:ROUNDS]
+    rounds = Round.objects.bulk_create(Round(event=event, number=r.number) for r in schedule)
+    matches = Match.objects.bulk_create(
+        Match(event=event, round=rnd, entry_a_id=a, entry_b_id=b, table=t, status="played")
+        for rnd, planned in zip(rounds, schedule, strict=True)
+        for t, (a, b) in enumerate(planned.pairings, start=1)
+    )
+    results = []
+    for match in matches:
+        loser = 0 if rng.random() < 0.1 else rng.randrange(10, 195)
+        winner = 200 + rng.randrange(0, 40)
+        a_wins = rng.random() < 0.5
+        results.append(
+            Result(
+                match=match,
+                status="confirmed",
+                games_a=int(a_wins),
+                games_b=int(not a_wins),
+                points_a=winner if a_wins else loser,
+                points_b=loser if a_wins else winner,
+                shutout=loser == 0,
+            )  # fmt: skip
+        )
+    Result.objects.bulk_create(results, batch_size=5000)
+    return event
+
+
+def timed(function, repeat: int) -> tuple[float, int]:
+    """Median milliseconds over `repeat` runs, and the SQL queries of one run."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        function()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times), len(queries)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
+    args = parser.parse_args()
+    admin_url, bench_url = database_urls()
+    recreate(admin_url)
+    os.environ["DATABASE_URL"] = bench_url
+    os.environ.setdefault("SECRET_KEY", "benchmark-only-secret-key-0123456789abcdefghijklmnop")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    from league.services import standings
+
+    try:
+        call_command("migrate", verbosity=0)
+        events = {size: load(size, seed=size) for size in (50, 500)}
+        counts = {}
+        print(f"{'pairs':>6} {'results':>8} {'compute (table + positions)':>28} "
+              f"{'table only':>12} {'queries':>8} {'cached':>8}")  # fmt: skip
+        for size, event in events.items():
+
+            def table_only(event=event, size=size):
+                rows = standings.rank(
+                    standings.entries_for(event),
+                    standings.outcomes_for(event),
+                    event.tiebreaks,
+                    standings.rules_of(event).shutout_multiplier,
+                )
+                assert len(rows) == size
+
+            full_ms, full_queries = timed(lambda event=event: standings.compute(event), args.repeat)
+            table_ms, table_queries = timed(table_only, args.repeat)
+            standings.table(event)  # fills the cache
+            cached_ms, _ = timed(lambda event=event: standings.table(event), args.repeat)
+            counts[size] = (full_queries, table_queries)
+            played = standings.outcomes_for(event)
+            print(f"{size:>6} {len(played):>8} {full_ms:>25.1f} ms {table_ms:>9.1f} ms "
+                  f"{full_queries:>8} {cached_ms:>5.1f} ms")  # fmt: skip
+        same = counts[50] == counts[500]
+        print(f"query count at 50 and 500 pairs: {counts[50]} and {counts[500]} "
+              f"({'the same' if same else 'DIFFERENT'})")  # fmt: skip
+        print(f"load average: {os.getloadavg()[0]:.1f}")
+        if not same:
+            sys.exit(1)
+    finally:
+        connection.close()
+        if not args.keep:
+            recreate(admin_url, drop_only=True)
+
+
+if __name__ == "__main__":
+    main()
