@@ -8,7 +8,7 @@ withdrawal bumps.
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.core.cache import cache
 
@@ -18,6 +18,7 @@ from ..pairing import rank as rank_entrants
 from .events import rules_of
 
 T = Event.Tiebreak
+TALLIED = (T.MATCH_WINS, T.GAMES_WON, T.POINT_DIFFERENCE, T.POINTS_FOR, T.LOTS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,7 @@ class Standing:
     points_for: int = 0
     points_against: int = 0
     tied: bool = False
+    form: list[str] = field(default_factory=list)  # "W", "L", "D" in the order played
 
     @property
     def point_difference(self) -> int:
@@ -69,7 +71,9 @@ def entries_for(event: Event, division: Division | None = None) -> list[Entry]:
 
 def outcomes_for(event: Event, division: Division | None = None) -> list[Outcome]:
     """Every counted match of the event, from one query."""
-    results = Result.objects.filter(status=Result.Status.CONFIRMED, match__event=event)
+    results = Result.objects.filter(status=Result.Status.CONFIRMED, match__event=event).order_by(
+        "match__round__number", "match_id"
+    )
     if division is not None:
         results = results.filter(match__round__division=division)
     stats = ("games_a", "games_b", "points_a", "points_b", "shutout")
@@ -116,10 +120,13 @@ def _tally(entries: Iterable[Entry], outcomes: Iterable[Outcome], multiplier: in
                 row.won += 1
                 row.shutouts += o.shutout
                 row.match_points += multiplier if o.shutout else 1
+                row.form.append("W")
             elif gf < ga:
                 row.lost += 1
+                row.form.append("L")
             else:
                 row.drawn += 1
+                row.form.append("D")
     return table
 
 
@@ -140,29 +147,35 @@ def rank(
     """The table: positions by the tiebreaks in order; entries still tied share a position.
 
     Match wins count a shutout `multiplier` times (and a draw half); lots are the numbers
-    drawn when the fixtures were made, the lower first. The values are tallied here once and
-    handed to `league.pairing.rank` as stats; it gets only the results head-to-head can use:
-    those between entries level on every tiebreak before it.
+    drawn when the fixtures were made, the lower first. These values are tallied here once and
+    handed to `league.pairing.rank` as stats. It gets the results only for what it computes
+    itself: for head-to-head, just those between entries level on every tiebreak before it;
+    for other keys (Buchholz and the like, used by tournaments), all of them.
     """
     table = _tally(entries, outcomes, multiplier)
     stats = {pk: _stats(row) for pk, row in table.items()}
-    order = [t if t == T.HEAD_TO_HEAD else f"league_{t}" for t in tiebreaks]
-    played = []
-    if T.HEAD_TO_HEAD in order:
-        before = order[: order.index(T.HEAD_TO_HEAD)]
-
-        def level(a: int, b: int) -> bool:
-            return all(stats[a][key] == stats[b][key] for key in before)
-
-        played = [
-            MatchResult(
-                a=o.a,
-                b=o.b,
-                winner=None if o.games_a == o.games_b else (o.a if o.games_a > o.games_b else o.b),
-            )
-            for o in outcomes
-            if o.a in table and o.b in table and level(o.a, o.b)
+    order = [f"league_{t}" if t in TALLIED else t for t in tiebreaks]
+    counted = [o for o in outcomes if o.a in table and o.b in table]
+    computed_from_all = any(t not in TALLIED and t != T.HEAD_TO_HEAD for t in tiebreaks)
+    if not computed_from_all:
+        before = order[: order.index(T.HEAD_TO_HEAD)] if T.HEAD_TO_HEAD in order else None
+        counted = [
+            o
+            for o in counted
+            if before is not None and all(stats[o.a][k] == stats[o.b][k] for k in before)
         ]
+    played = [
+        MatchResult(
+            a=o.a,
+            b=o.b,
+            winner=None if o.games_a == o.games_b else (o.a if o.games_a > o.games_b else o.b),
+            points_a=o.points_a,
+            points_b=o.points_b,
+            games_a=o.games_a,
+            games_b=o.games_b,
+        )
+        for o in counted
+    ]
     ranked = rank_entrants(list(table), played, order, stats=stats)
     shared = Counter(standing.rank for standing in ranked)
     rows = []
