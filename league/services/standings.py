@@ -131,9 +131,14 @@ def _tally(entries: Iterable[Entry], outcomes: Iterable[Outcome], multiplier: in
 
 
 def _stats(row: Standing) -> dict[str, float]:
-    """The entry's value for each tiebreak, under the names `rank_entrants` reads from stats."""
+    """The entry's value for each tiebreak, under the names `rank_entrants` reads from stats.
+
+    "score" is what Buchholz and Sonneborn-Berger add up: shutouts and byes count too.
+    """
+    won = row.match_points + row.drawn / 2
     return {
-        f"league_{T.MATCH_WINS}": row.match_points + row.drawn / 2,
+        "score": won,
+        f"league_{T.MATCH_WINS}": won,
         f"league_{T.GAMES_WON}": row.games_won,
         f"league_{T.POINT_DIFFERENCE}": row.point_difference,
         f"league_{T.POINTS_FOR}": row.points_for,
