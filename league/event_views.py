@@ -5,9 +5,12 @@ from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.db.models import Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -28,6 +31,15 @@ from .services import entries, events, fixtures, invitations, results, standings
 from .services.errors import ServiceError
 
 
+def back(request: HttpRequest, fallback: str) -> HttpResponse:
+    """Redirect to the page the form was sent from, when it is on this site."""
+    referer = request.META.get("HTTP_REFERER", "")
+    safe = url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return redirect(referer if safe else fallback)
+
+
 def refused(view: Callable) -> Callable:
     """A ServiceError becomes a message on the page the user came from."""
 
@@ -37,7 +49,7 @@ def refused(view: Callable) -> Callable:
             return view(request, *args, **kwargs)
         except ServiceError as error:
             messages.error(request, error.message)
-            return redirect(request.META.get("HTTP_REFERER") or "events")
+            return back(request, reverse("events"))
 
     return wrapper
 
@@ -118,7 +130,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     invite = get_object_or_404(Invitation.objects.select_related("organisation"), token=token)
     if request.method == "POST":
         if not request.user.is_authenticated:
-            return redirect(f"{request.build_absolute_uri('/accounts/login/')}?next={request.path}")
+            return redirect_to_login(request.get_full_path())
         invitations.accept(request.user, token)
         messages.success(request, _("Welcome to %(org)s.") % {"org": invite.organisation})
         return redirect("club", slug=invite.organisation.slug)
@@ -289,7 +301,7 @@ def entry_register(request: HttpRequest, slug: str) -> HttpResponse:
     form = EntryForm(request.POST, event=event)
     if not form.is_valid():
         messages.error(request, _("Check the entry's players."))
-        return redirect(request.META.get("HTTP_REFERER") or event.get_absolute_url())
+        return back(request, event.get_absolute_url())
     data = {k: v for k, v in form.cleaned_data.items() if v not in (None, "")}
     if not can(request.user, "event.manage", event) and "player_1" not in data:
         data["player_1"] = getattr(request.user, "player", None)
@@ -300,7 +312,7 @@ def entry_register(request: HttpRequest, slug: str) -> HttpResponse:
         )
     else:
         messages.success(request, _("%(e)s is entered.") % {"e": entry})
-    return redirect(request.META.get("HTTP_REFERER") or event.get_absolute_url())
+    return back(request, event.get_absolute_url())
 
 
 @login_required
@@ -316,7 +328,7 @@ def entry_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     elif action == "disqualify":
         entries.withdraw(request.user, entry, disqualify=True, reason=reason)
     messages.success(request, _("%(e)s updated.") % {"e": entry})
-    return redirect(request.META.get("HTTP_REFERER") or entry.event.get_absolute_url())
+    return back(request, entry.event.get_absolute_url())
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:

@@ -5,6 +5,7 @@ from itertools import combinations
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.urls import reverse
 from django.utils import timezone
 
 from league.models import AuditEntry, Entry, Event, Match, Membership, Result, Round
@@ -42,7 +43,7 @@ def test_double_round_robin_with_an_odd_count_has_byes_and_dates(db):
     assert Match.objects.filter(event=league.event).exclude(entry_b=None).count() == 20
 
 
-def test_team_fixtures_have_one_board_per_pair(db):
+def test_team_fixtures_have_one_board_per_pair(db, client):
     league = build_league(0, generate=False, entry_kind="team", boards=2)
     organiser, event = league.organiser, league.event
     teams = []
@@ -69,6 +70,8 @@ def test_team_fixtures_have_one_board_per_pair(db):
     rows = {r.entry: r for r in standings.table(event).standings}
     assert rows[fixture.entry_a].won == 1 and rows[fixture.entry_a].games_won == 2
     assert set(rows) == set(teams)
+    sheets = client.get(reverse("scoresheets", args=[event.slug]) + "?round=1")
+    assert sheets.content.decode().count('class="scoresheet"') == 2  # the boards of 1 fixture
 
 
 def test_the_cap_fills_then_the_waiting_list_is_promoted(db):

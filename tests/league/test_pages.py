@@ -116,3 +116,37 @@ def test_dashboard_actions(client, league):
     assert Entry.objects.get(pk=entry.pk).status == "withdrawn"
     page = client.get(reverse("event_manage", args=[league.event.slug])).content.decode()
     assert "entry.withdraw" in page
+
+
+def test_invite_by_link_and_accept_through_the_pages(client, league):
+    from league.models import Invitation, Membership
+
+    client.force_login(league.owner)
+    client.post(reverse("club_invite", args=[league.club.slug]), {"role": "referee"})
+    invitation = Invitation.objects.get()
+    client.post(reverse("club_season", args=[league.club.slug]), {"name": "2027"})
+    assert league.club.seasons.filter(name="2027").exists()
+    client.logout()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"  # logging out clears the cookies
+    url = invitation.get_absolute_url()
+    assert client.get(url).status_code == 200
+    anonymous = client.post(url)
+    assert anonymous.status_code == 302 and "login" in anonymous["Location"]
+    newcomer = league.pairs[0].player_1.user
+    client.force_login(newcomer)
+    client.post(url)
+    assert Membership.objects.filter(user=newcomer, role="referee").exists()
+    again = client.post(url, follow=True)
+    assert "already been used" in again.content.decode()
+    assert Membership.objects.filter(user=newcomer).count() == 1
+
+
+def test_a_refusal_never_redirects_off_the_site(client, league):
+    client.force_login(league.organiser)
+    entry = league.pairs[0]
+    client.post(reverse("entry_action", args=[entry.pk, "withdraw"]))
+    response = client.post(
+        reverse("entry_action", args=[entry.pk, "withdraw"]),
+        HTTP_REFERER="https://evil.example/phish",
+    )
+    assert response.status_code == 302 and "evil.example" not in response["Location"]
