@@ -14,6 +14,7 @@ import json
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models.signals import post_save
 from django.urls import reverse
@@ -68,8 +69,12 @@ def emit(topic: str, event: Event, data: dict[str, Any]) -> list[Delivery]:
     return deliveries
 
 
+def _url(path: str) -> str:
+    return f"{settings.SITE_URL}{path}"
+
+
 def _standings_url(event: Event) -> str:
-    return reverse("api:event-standings", args=[event.slug])
+    return _url(reverse("api:event-standings", args=[event.slug]))
 
 
 def on_result_confirmed(sender, match, result: Result, correction: bool, **kwargs) -> None:
@@ -92,7 +97,7 @@ def on_round_saved(sender, instance: Round, created: bool, raw: bool = False, **
     if not created or raw:
         return
     event = Event.objects.select_related("organisation").get(pk=instance.event_id)
-    matches = reverse("api:match-list") + f"?event={event.slug}&round={instance.number}"
+    matches = _url(reverse("api:match-list") + f"?event={event.slug}&round={instance.number}")
     emit(
         Webhook.Topic.ROUND_PUBLISHED,
         event,

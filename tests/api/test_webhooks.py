@@ -8,6 +8,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from django.conf import settings
 
 from league.api import services
 from league.api.models import Delivery, Webhook
@@ -96,6 +97,10 @@ def test_a_confirmed_result_is_delivered_signed_and_retried(celery_worker_proces
         assert payload["id"] == headers["X-Capicua-Event-Id"]
         assert payload["data"]["event"] == league.event.slug
         topics.add(payload["type"])
+        if payload["type"] == "standings.changed":
+            assert payload["data"]["standings"] == (
+                f"{settings.SITE_URL}/api/v1/events/{league.event.slug}/standings/"
+            )
     assert topics == {"result.confirmed", "standings.changed"}
     assert len(server.received) == 3  # one of the two was refused once, then delivered
     retried = Delivery.objects.get(attempts=2)
