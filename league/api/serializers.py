@@ -140,6 +140,12 @@ class EntrySerializer(serializers.ModelSerializer):
         read_only_fields = ["id", "status", "late", "checked_in", "lot", "registered"]
 
 
+class ScheduleSerializer(serializers.Serializer):
+    scheduled = serializers.DateTimeField(allow_null=True)
+    venue = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    table = serializers.IntegerField(min_value=1, max_value=32767, required=False)
+
+
 class WithdrawSerializer(serializers.Serializer):
     disqualify = serializers.BooleanField(default=False)
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
@@ -277,6 +283,15 @@ class StandingsSerializer(serializers.Serializer):
     event = serializers.CharField()
     results_version = serializers.IntegerField()
     tables = TableSerializer(many=True)
+
+
+class DivisionFilterSerializer(serializers.Serializer):
+    division = serializers.IntegerField(min_value=1, required=False, default=None)
+
+
+class LeaderboardFilterSerializer(serializers.Serializer):
+    club = serializers.SlugField(required=False, default="")
+    country = serializers.CharField(max_length=2, required=False, default="")
 
 
 class BracketSlotSerializer(serializers.Serializer):

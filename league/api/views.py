@@ -34,6 +34,7 @@ from .http import ConditionalGetMixin
 from .services import in_scope
 
 MAX_ID = 2**63 - 1
+SLUG = "[-a-zA-Z0-9_]{1,80}"
 STANDINGS_CACHED = 60 * 60 * 24
 CURRENT = Prefetch(
     "results",
@@ -65,6 +66,7 @@ class ApiViewSet(ConditionalGetMixin, viewsets.GenericViewSet):
     throttle_classes = THROTTLES
     pagination_class = Pagination
     filter_backends = [django_filters.rest_framework.DjangoFilterBackend, StableOrdering]
+    lookup_value_regex = "[0-9]{1,18}"
     event_field: str | None = None
 
     def filter_queryset(self, queryset: QuerySet) -> QuerySet:
@@ -113,6 +115,7 @@ class OrganisationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiV
     queryset = Organisation.objects.select_related("parent")
     serializer_class = s.OrganisationSerializer
     lookup_field = "slug"
+    lookup_value_regex = SLUG
     filterset_fields = ["kind", "country", "parent__slug"]
     ordering_fields = ["name", "created"]
     ordering = ["name"]
@@ -148,6 +151,7 @@ class RatingPoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiVie
     queryset = RatingPool.objects.select_related("organisation")
     serializer_class = s.RatingPoolSerializer
     lookup_field = "slug"
+    lookup_value_regex = SLUG
     filterset_fields = ["kind"]
     ordering_fields = ["name"]
     ordering = ["kind", "name"]
@@ -162,11 +166,9 @@ class RatingPoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiVie
     @action(detail=True, methods=["get"], filter_backends=[])
     def leaderboard(self, request: Request, slug: str) -> Response:
         """The pool's leaderboard, best first."""
-        club_slug = request.query_params.get("club", "")
-        club = get_object_or_404(Organisation, slug=club_slug) if club_slug else None
-        rows = ratings.leaderboard(
-            self.get_object(), club=club, country=request.query_params.get("country", "")[:2]
-        )
+        wanted = _valid(s.LeaderboardFilterSerializer, request, request.query_params)
+        club = get_object_or_404(Organisation, slug=wanted["club"]) if wanted["club"] else None
+        rows = ratings.leaderboard(self.get_object(), club=club, country=wanted["country"])
         page = self.paginate_queryset(rows)
         start = self.paginator.page.start_index()
         for position, rating in enumerate(page, start=start):
@@ -196,6 +198,7 @@ class EventViewSet(
 
     serializer_class = s.EventSerializer
     lookup_field = "slug"
+    lookup_value_regex = SLUG
     filterset_class = EventFilter
     ordering_fields = ["created", "name", "registration_opens"]
     ordering = ["-created"]
@@ -253,7 +256,7 @@ class EventViewSet(
         the same tables as the event's pages. Kept in the cache until a result changes them
         (`results_version`)."""
         event = self.get_object()
-        wanted = request.query_params.get("division", "")
+        wanted = _valid(s.DivisionFilterSerializer, request, request.query_params)["division"]
         key = (
             f"api:standings:{event.pk}:{event.created.timestamp()}:{event.results_version}:{wanted}"
         )
@@ -307,8 +310,8 @@ def standing_tables(event: Event) -> list[dict]:
     return [{**base, "standings": tournament_standings.pairs_table(event)}]
 
 
-def _valid(serializer_class, request: Request) -> dict:
-    serializer = serializer_class(data=request.data)
+def _valid(serializer_class, request: Request, data=None) -> dict:
+    serializer = serializer_class(data=request.data if data is None else data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
 
@@ -400,12 +403,6 @@ class MatchFilter(django_filters.FilterSet):
         return queryset.filter(Q(entry_a=value) | Q(entry_b=value))
 
 
-class ScheduleSerializer(s.serializers.Serializer):
-    scheduled = s.serializers.DateTimeField(allow_null=True)
-    venue = s.serializers.CharField(max_length=120, required=False, allow_blank=True)
-    table = s.serializers.IntegerField(min_value=1, max_value=32767, required=False)
-
-
 class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
     """Fixtures and pairings with their current result; results are entered here."""
 
@@ -422,12 +419,12 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
     def _written(self, match: Match) -> Response:
         return Response(self.get_serializer(self.get_queryset().get(pk=match.pk)).data)
 
-    @extend_schema(request=ScheduleSerializer, responses=s.MatchSerializer)
+    @extend_schema(request=s.ScheduleSerializer, responses=s.MatchSerializer)
     @action(detail=True, methods=["post"])
     def schedule(self, request: Request, pk: str) -> Response:
         """Set the match's date, venue and table (a postponed match is scheduled again)."""
         match = self.get_object()
-        data = _valid(ScheduleSerializer, request)
+        data = _valid(s.ScheduleSerializer, request)
         write(request, match.event)
         fixtures.reschedule(request.user, match, data["scheduled"], data.get("venue"),
                             data.get("table"))  # fmt: skip

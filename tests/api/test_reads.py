@@ -147,3 +147,26 @@ def test_query_counts_do_not_grow_with_the_data(api, path):
         Result.objects.filter(match__event=large.event).count()
         > 2 * Result.objects.filter(match__event=small.event).count()
     )
+
+
+@pytest.mark.parametrize(
+    ("url", "status"),
+    [
+        ("/api/v1/organisations/%00/", 404),
+        ("/api/v1/players/99999999999999999999999/", 404),
+        ("/api/v1/events/?organisation=%00", 400),
+        ("/api/v1/matches/?entry=-1e300", 400),
+        ("/api/v1/events/{event}/standings/?division=%00", 400),
+    ],
+)
+def test_odd_input_is_refused_not_a_server_error(api, league, url, status):
+    assert api.get(url.format(event=league.event.slug)).status_code == status
+
+
+def test_odd_leaderboard_filters_are_refused(api):
+    from tests.ratings.conftest import build_pool
+
+    pool = build_pool(players=4)
+    url = f"/api/v1/ratings/{pool.pool.slug}/leaderboard/"
+    assert api.get(url, {"club": "\x00"}).status_code == 400
+    assert api.get(url, {"country": "DOM"}).status_code == 400
