@@ -64,7 +64,7 @@ def run_together(*calls) -> list:
     return outcomes
 
 
-def test_a_move_racing_its_timeout_is_applied_once(postgres, players):
+def test_a_move_racing_its_timeout_is_applied_once(players):
     for _ in range(8):
         table = overdue(full_table(players, "dominican"))
         state = hand_state(table)
@@ -82,7 +82,7 @@ def test_a_move_racing_its_timeout_is_applied_once(postgres, players):
         assert outcomes[0] == "stale" if won.auto else outcomes[0]["type"] == "ack"
 
 
-def test_two_timers_racing_apply_one_action(postgres, players):
+def test_two_timers_racing_apply_one_action(players):
     table = overdue(full_table(players, "dominican"))
     outcomes = run_together(*[lambda: tables.time_out(table.pk, table.version)] * 4)
     assert outcomes.count(True) == 1
