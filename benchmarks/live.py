@@ -84,6 +84,7 @@ def start_services(log_dir: Path) -> tuple[list[subprocess.Popen], str]:
                 break
         except OSError:
             if time.monotonic() > deadline or server.poll() is not None:
+                stop_services([server, worker])
                 raise RuntimeError("the server did not start") from None
             time.sleep(0.2)
     return [server, worker], url

@@ -1,15 +1,26 @@
 """A server restart mid-hand loses nothing: kill the server, start it again, play on."""
 
+import os
 import random
+import signal
+import subprocess
 
 import pytest
 
 from games.models import Action, Hand
-from tests.conftest import run_async, start_server
+from tests.conftest import run_async, start_server, stop
 
 from .conftest import SHORT, TableSocket, full_table, play_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def crash(process: subprocess.Popen) -> None:
+    """Kill the server and its worker processes at once: no clean shutdown."""
+    found = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True, text=True)
+    for pid in [process.pid, *map(int, found.stdout.split())]:
+        os.kill(pid, signal.SIGKILL)
+    process.wait()
 
 
 def test_a_server_restart_mid_hand_loses_nothing(service_env, log_dir, players):
@@ -35,8 +46,7 @@ def test_a_server_restart_mid_hand_loses_nothing(service_env, log_dir, players):
 
         played, version = run_async(before())
     finally:
-        process.kill()  # no clean shutdown
-        process.wait()
+        crash(process)
     assert list(Action.objects.filter(table=table).values_list("action", flat=True)) == played
 
     process, url = start_server(service_env, log_dir / "restart-2.log")
@@ -50,8 +60,7 @@ def test_a_server_restart_mid_hand_loses_nothing(service_env, log_dir, players):
 
         resumed = run_async(after())
     finally:
-        process.terminate()
-        process.wait()
+        stop(process)
     assert all(m["type"] == "missed" and m["version"] == version for m in resumed)
     record = Hand.objects.get(table=table).record
     assert record["actions"][: len(played)] == played
