@@ -108,6 +108,8 @@ def _lock(match: Match) -> Match:
 
 
 def _check_playable(match: Match) -> None:
+    if match.event.status in (Event.Status.DRAFT, Event.Status.CANCELLED):
+        raise ServiceError("event_not_in_play", _("This event is not in play."))
     if match.entry_b_id is None or match.status in (Match.Status.BYE, Match.Status.CANCELLED):
         raise ServiceError("not_playable", _("This match is not played (a bye or cancelled)."))
     if match.boards.exists():

@@ -2,7 +2,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from league.models import AuditEntry, Match, Result
-from league.services import results, standings
+from league.services import events, results, standings
 from league.services.errors import ServiceError
 from league.signals import result_confirmed
 
@@ -191,3 +191,10 @@ def test_best_of_three(db):
         ],
     )
     assert (result.games_a, result.games_b, result.points_a, result.points_b) == (2, 1, 230, 170)
+
+
+def test_no_results_in_a_cancelled_event(league):
+    events.set_status(league.organiser, league.event, "cancelled")
+    with pytest.raises(ServiceError) as caught:
+        results.enter_result(league.organiser, league.matches(1)[0], game(100, 0))
+    assert caught.value.code == "event_not_in_play" and not Result.objects.exists()
