@@ -8,7 +8,7 @@ with public facts only (see `messages.py`).
 
 import random
 from dataclasses import asdict
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -106,7 +106,7 @@ def _commit(table: Table, fields: list[str], event: dict) -> None:
 _HAND_FIELDS = ["state", "status", "deadline", "match", "ready", "forfeit_side", "finished"]
 
 
-def _deadline(state: HandState) -> timezone.datetime:
+def _deadline(state: HandState) -> datetime:
     rules = state.setup.rules
     seconds = rules.five_doubles_seconds if state.status == "declare" else rules.turn_seconds
     return timezone.now() + timedelta(seconds=seconds)

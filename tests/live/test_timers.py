@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games.engine import legal_actions
+from games.engine import legal_actions, new_hand, rules_from_spec
 from games.models import Action, Seat, Table
 from games.services import tables, timers
 from games.services.messages import hand_state
@@ -154,3 +154,24 @@ def test_the_celery_countdown_plays_for_a_silent_seat(
     state = run_async(scenario())
     assert state["last"]["action"].endswith("!auto")
     assert Action.objects.filter(table=table, auto=True).exists()
+
+
+def test_the_five_doubles_choice_has_its_own_timer(players, monkeypatch):
+    rules = rules_from_spec("brazilian")
+    deal = [
+        ["0-0", "1-1", "2-2", "3-3", "4-4", "0-1", "0-2"],
+        ["5-5", "6-6", "0-3", "0-4", "0-5", "0-6", "1-2"],
+        ["1-3", "1-4", "1-5", "1-6", "2-3", "2-4", "2-5"],
+        ["2-6", "3-4", "3-5", "3-6", "4-5", "4-6", "5-6"],
+    ]
+    monkeypatch.setattr(tables, "start_hand", lambda match: new_hand(match.rules, deal))
+    table = full_table(players, "brazilian")
+    assert hand_state(table).status == "declare" and hand_state(table).turn == 0
+    left = (table.deadline - timezone.now()).total_seconds()
+    assert rules.five_doubles_seconds - 2 < left <= rules.five_doubles_seconds < rules.turn_seconds
+    assert tables.time_out(overdue(table).pk, table.version)
+    action = Action.objects.get(table=table)
+    assert (action.seat, action.action, action.auto) == (0, "points", True)
+    table.refresh_from_db()
+    assert table.state["declarations"] == [{"seat": 0, "choice": "points"}]
+    assert hand_state(table).status == "play"
