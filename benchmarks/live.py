@@ -155,7 +155,8 @@ class Table:
 
 
 async def seat_client(url: str, table: Table, seat: int, cookie: str, stats: Stats,
-                      stop: asyncio.Event, ready: asyncio.Barrier) -> None:  # fmt: skip
+                      stop: asyncio.Event, done: asyncio.Event,
+                      ready: asyncio.Barrier) -> None:  # fmt: skip
     import websockets
 
     ws_url = url.replace("http://", "ws://") + f"/ws/tables/{table.pk}/"
@@ -185,7 +186,7 @@ async def seat_client(url: str, table: Table, seat: int, cookie: str, stats: Sta
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
             except TimeoutError:
-                if stop.is_set():
+                if done.is_set():  # moves stop at `stop`; answers are read until `done`
                     return
                 continue
             now = time.perf_counter()
@@ -223,21 +224,22 @@ async def seat_client(url: str, table: Table, seat: int, cookie: str, stats: Sta
 
 async def run_level(url: str, made: list[tuple[int, list[str]]], seconds: float) -> dict:
     stats = Stats()
-    stop = asyncio.Event()
+    stop, done = asyncio.Event(), asyncio.Event()
     ready = asyncio.Barrier(len(made) * 4 + 1)
     clients = []
     for pk, cookies in made:
         table = Table(pk)
         for seat, cookie in enumerate(cookies):
             clients.append(asyncio.create_task(
-                seat_client(url, table, seat, cookie, stats, stop, ready)
+                seat_client(url, table, seat, cookie, stats, stop, done, ready)
             ))  # fmt: skip
     await ready.wait()
     started = time.perf_counter()
     await asyncio.sleep(seconds)
     stop.set()
     elapsed = time.perf_counter() - started
-    await asyncio.sleep(3)  # let the last actions arrive
+    await asyncio.sleep(5)  # let the last actions arrive
+    done.set()
     await asyncio.gather(*clients, return_exceptions=True)
     latencies, lost = [], 0
     for key in stats.acked:
