@@ -36,6 +36,7 @@ def test_a_due_online_fixture_opens_its_table_and_enters_its_result(players):
     club = Organisation.objects.create(name="Club Live", slug="club-live")
     event = Event.objects.create(
         organisation=club, name="Liga online", slug="liga-online", mode=Event.Mode.ONLINE,
+        status=Event.Status.RUNNING,
         rule_preset="tournament", rule_overrides={"target": 1},
     )  # fmt: skip
     people = [Player.objects.get(user=u) for u in players]
