@@ -9,8 +9,7 @@ tournament of `pairs` pairs with `rounds` published rounds, all but the last pla
 standings are computed once per results version and then come from the cache (the time of
 that first, cold request is printed too); its fixtures are the last round's 250 matches in
 one page, read from the database on every request. The production server (granian, 2
-workers, DEBUG off) serves it on loopback, connecting to PostgreSQL per request (see
-DATABASE_CONN_MAX_AGE below); an asyncio client keeps 1, 8 and 32 connections busy for
+workers, DEBUG off) serves it on loopback, with its pool of PostgreSQL connections per process; an asyncio client keeps 1, 8 and 32 connections busy for
 `seconds` each and prints p50 and p99 latency and requests per second. The anonymous rate
 limit is lifted.
 """
@@ -48,9 +47,6 @@ def server_env() -> dict[str, str]:
         "API_RATE_ANON": "100000000/min",
         "CAPICUA_VAR_DIR": tempfile.mkdtemp(prefix="capicua-bench-"),
         "LOG_LEVEL": "WARNING",
-        # Under ASGI every request runs in a new thread, so persistent connections pile up
-        # (one per request for 60 s) until PostgreSQL refuses more: connect per request.
-        "DATABASE_CONN_MAX_AGE": "0",
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
 

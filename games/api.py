@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 from config.api import error_response
 
 from .engine import adjudicate
-from .faults import localised
+from league.faults import localised
 
 
 class AdjudicateView(APIView):

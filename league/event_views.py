@@ -351,6 +351,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "history": history,
             "current": current,
             "faults": results.faults(current) if current else [],
+            "has_hands": current is not None and any(g.get("hands") for g in current.games),
             "boards": match.boards.select_related("entry_a", "entry_b"),
             "can_enter": current is None and can(request.user, "result.enter", match)
             and match.status in (Match.Status.SCHEDULED, Match.Status.POSTPONED)

@@ -169,9 +169,14 @@ def celery_worker_process(service_env, log_dir, mail_dir) -> subprocess.Popen:
     stop(process)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def chromium():
-    """Debian's Chromium driven by Playwright."""
+    """Debian's Chromium driven by Playwright, for one test.
+
+    Playwright's sync API runs an event loop in the test's thread while it is open; closing
+    it after each test leaves the following tests' synchronous code (async_to_sync in the
+    notifications, the ORM's async-safety check) free of it.
+    """
     require(Path(CHROMIUM).exists(), "Chromium (/usr/bin/chromium)")
     from playwright.sync_api import sync_playwright
 

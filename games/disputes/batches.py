@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.engine import adjudicate
-from games.faults import describe
+from league.faults import describe
 from league.models import Event, Match, Round
 from league.permissions import can
 from league.services.errors import ServiceError

@@ -6,7 +6,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import EngineError, adjudicate, apply, replay, view
-from games.faults import describe, localised
+from league.faults import describe, localised
 
 EVENT_KINDS = {
     "hand": _("hand points"),

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from games.disputes.selectors import has_open_dispute
 from games.engine import Rules, adjudicate
 
+from ..faults import localised
 from ..models import Event, Match, Result
 from ..notifications import notify
 from ..permissions import MANAGERS, lineage, require, sides_of, speaks_for
@@ -90,9 +91,10 @@ def score(event: Event, games: Any, rules: Rules | None = None) -> dict[str, Any
 
 
 def faults(result: Result) -> list[dict[str, Any]]:
-    """The engine's faults in the result's hand records: game, hand and the error."""
+    """The engine's faults in the result's hand records: game, hand and the error, explained
+    in the active language."""
     return [
-        {"game": g, "hand": h, **ruling["error"]}
+        {"game": g, "hand": h, **localised(ruling)["error"]}
         for g, game in enumerate(result.games, start=1)
         for h, ruling in enumerate(game.get("rulings", []), start=1)
         if not ruling.get("valid", True) and ruling.get("error")

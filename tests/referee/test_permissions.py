@@ -130,3 +130,18 @@ def test_rulings_are_append_only(refs):
     assert stored.record_before["actions"][3] == "pass"
     assert stored.record_after["actions"][3] == "5-2"
     assert stored.at <= timezone.now()
+
+
+def test_the_competition_pages_link_into_refereeing(client, refs):
+    from django.urls import reverse
+
+    match_url = reverse("match", args=[refs.match.pk])
+    client.force_login(refs.b[0])
+    page = client.get(match_url).content.decode()
+    assert reverse("dispute_open", args=[refs.match.pk]) in page
+    client.force_login(refs.league.organiser)
+    manage = client.get(reverse("event_manage", args=[refs.league.event.slug])).content.decode()
+    assert reverse("batch_new", args=[refs.league.event.slug]) in manage
+    assert reverse("referee_settings", args=[refs.league.event.slug]) in manage
+    client.logout()
+    assert reverse("dispute_open", args=[refs.match.pk]) not in client.get(match_url).content.decode()
