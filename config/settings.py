@@ -100,14 +100,19 @@ TEMPLATES = [
 ]
 
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL)}
-    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        # The ASGI server runs each request's ORM work in a thread of its own, so persistent
-        # per-thread connections would pile up; a pool per process shares a few instead.
+    # The ASGI server runs each request's ORM work in a thread of its own, so persistent
+    # per-thread connections would pile up: connect per request (the default), or share a
+    # pool per process (DATABASE_POOL_MAX, PostgreSQL only).
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0"))
+        )
+    }
+    if os.environ.get("DATABASE_POOL_MAX"):
         DATABASES["default"]["OPTIONS"] = {
             "pool": {
                 "min_size": int(os.environ.get("DATABASE_POOL_MIN", "1")),
-                "max_size": int(os.environ.get("DATABASE_POOL_MAX", "8")),
+                "max_size": int(os.environ["DATABASE_POOL_MAX"]),
                 "timeout": int(os.environ.get("DATABASE_POOL_TIMEOUT", "20")),
             }
         }
