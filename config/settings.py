@@ -173,7 +173,7 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNELS_PREFIX", "asgi")},
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 4000}], "prefix": os.environ.get("CHANNELS_PREFIX", "asgi")},
         }
     }
     CACHES = {
