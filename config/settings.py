@@ -173,7 +173,12 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 4000}], "prefix": os.environ.get("CHANNELS_PREFIX", "asgi")},
+            "CONFIG": {
+                # Every socket's group_add and receive draws on this pool: the default
+                # ran out past ~200 sockets per process.
+                "hosts": [{"address": REDIS_URL, "max_connections": 4000}],
+                "prefix": os.environ.get("CHANNELS_PREFIX", "asgi"),
+            },
         }
     }
     CACHES = {
