@@ -5,23 +5,25 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import RULE_PRESETS, Division, Entry, Event, Membership, Organisation, Player, Season
+from .models import (
+    RULE_PRESET_CHOICES,
+    Division,
+    Entry,
+    Event,
+    Membership,
+    Organisation,
+    Player,
+    Season,
+)
 from .services.events import DEFAULT_TIEBREAKS, EDITABLE
 
-PRESET_LABELS = {
-    "dominican": _("Dominican (to 200, lisa counts double)"),
-    "brazilian": _("Brazilian"),
-    "tournament": _("International tournament (to 100)"),
-    "latin": _("Latin American"),
-    "vog": _("VOG"),
-}
 TIEBREAK_SLOTS = len(Event.Tiebreak.choices)
 LOCAL_DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
 
 class EventForm(forms.ModelForm):
     rule_preset = forms.ChoiceField(
-        label=_("Rule set"), choices=[(p, PRESET_LABELS[p]) for p in RULE_PRESETS]
+        label=_("Rule set"), choices=RULE_PRESET_CHOICES
     )
     rule_overrides = forms.JSONField(
         label=_("Rule overrides"),

@@ -13,7 +13,14 @@ from django.utils.translation import gettext_lazy as _
 
 from .organisations import Organisation, Player
 
-RULE_PRESETS = ("dominican", "brazilian", "tournament", "latin", "vog")
+RULE_PRESET_CHOICES = [
+    ("dominican", _("Dominican (to 200, lisa counts double)")),
+    ("brazilian", _("Brazilian")),
+    ("tournament", _("International tournament (to 100)")),
+    ("latin", _("Latin American")),
+    ("vog", _("VOG")),
+]
+RULE_PRESETS = tuple(code for code, _label in RULE_PRESET_CHOICES)
 
 
 class Season(models.Model):
@@ -116,7 +123,9 @@ class Event(models.Model):
         default=1,
         choices=[(1, _("Single round robin")), (2, _("Double round robin"))],
     )
-    rule_preset = models.CharField(_("rule set"), max_length=16, default="tournament")
+    rule_preset = models.CharField(
+        _("rule set"), max_length=16, choices=RULE_PRESET_CHOICES, default="tournament"
+    )
     rule_overrides = models.JSONField(_("rule overrides"), default=dict, blank=True)
     match_format = models.CharField(
         _("match format"), max_length=12, choices=MatchFormat.choices, default=MatchFormat.TARGET
