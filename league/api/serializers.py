@@ -202,6 +202,14 @@ class HandRecordSerializer(serializers.Serializer):
     ruling = serializers.DictField()
 
 
+class LiveHandSerializer(serializers.Serializer):
+    """A finished hand of a live table: its number in the match, record and ruling."""
+
+    hand = serializers.IntegerField()
+    record = serializers.DictField()
+    ruling = serializers.DictField()
+
+
 def hand_records(result: Result) -> list[dict[str, Any]]:
     return [
         {"game": g, "hand": h, "record": record, "ruling": ruling}

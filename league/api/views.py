@@ -460,6 +460,19 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
         return Response(s.ResultSerializer(result).data, status=status.HTTP_201_CREATED)
 
 
+    @extend_schema(responses=s.LiveHandSerializer(many=True))
+    @action(detail=True, methods=["get"], url_path="live-hands", filter_backends=[],
+            pagination_class=None)  # fmt: skip
+    def live_hands(self, request: Request, pk: str) -> Response:
+        """The finished hands of the live table that played this match, as `domino-hand/1`
+        records with the engine's rulings. The hand in play is never shown."""
+        match = self.get_object()
+        table = getattr(match, "live_table", None)
+        hands = table.hands.order_by("number") if table is not None else []
+        data = [{"hand": h.number, "record": h.record, "ruling": h.ruling} for h in hands]
+        return Response(s.LiveHandSerializer(data, many=True).data)
+
+
 class ResultFilter(django_filters.FilterSet):
     event = django_filters.CharFilter(field_name="match__event__slug")
 

@@ -1,5 +1,6 @@
 """Online fixtures open their tables and enter their results; matchmaking fills tables."""
 
+import json
 import random
 
 import pytest
@@ -117,3 +118,40 @@ def test_casual_tables_fill_empty_seats_with_bots(players):
     assert hand_state(table).turn == 2  # the bots have played up to the human's turn
     table = play_out(table, random.Random(5))
     assert table.status == Table.Status.FINISHED
+
+
+def test_the_api_shows_a_fixture_tables_finished_hands_only(players, client):
+    club = Organisation.objects.create(name="Club API", slug="club-api")
+    event = Event.objects.create(
+        organisation=club, name="Liga API", slug="liga-api", mode=Event.Mode.ONLINE,
+        status=Event.Status.RUNNING, rule_preset="tournament", rule_overrides={"target": 150},
+    )  # fmt: skip
+    people = [Player.objects.get(user=u) for u in players]
+    a = Entry.objects.create(event=event, name="A", player_1=people[0], player_2=people[2])
+    b = Entry.objects.create(event=event, name="B", player_1=people[1], player_2=people[3])
+    fixture = Match.objects.create(
+        event=event, round=Round.objects.create(event=event, number=1), entry_a=a, entry_b=b,
+        scheduled=timezone.now(),
+    )  # fmt: skip
+    [table] = open_due_fixtures(timezone.now())
+    url = f"/api/v1/matches/{fixture.pk}/live-hands/"
+    assert client.get(url).json() == []
+    rng = random.Random(5)
+    table = Table.objects.get(pk=table.pk)
+    while table.status == Table.Status.PLAYING:  # play the first hand to its end
+        state = hand_state(table)
+        user = Seat.objects.get(table=table, number=state.turn).user
+        tables.act(table.pk, user, action=rng.choice(legal_actions(state)),
+                   version=table.version, client_id=f"c{table.version}")  # fmt: skip
+        table.refresh_from_db()
+    for seat in table.seats.all():
+        tables.press_next(table.pk, seat.user)
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING and table.hand_number == 2
+    [hand] = client.get(url).json()
+    assert hand["hand"] == 1 and hand["ruling"]["valid"] is True
+    assert hand["record"]["format"] == "domino-hand/1"
+    body = client.get(url).content.decode()
+    assert json.dumps(hand["record"]["deal"][0], separators=(",", ":")) in body
+    for tiles in table.state["deal"]:  # the hand in play
+        assert json.dumps(tiles, separators=(",", ":")) not in body
