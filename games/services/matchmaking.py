@@ -13,8 +13,8 @@ from .ratings import rating_of
 from .tables import create_table, seat_players
 
 RULES = {"quick": "dominican", "duo": "dominican", "ranked": "tournament"}
-# The widest rating spread allowed at a ranked table.
-RANKED_SPREAD = 150.0
+# The widest spread of displayed ratings (OpenSkill ordinals) allowed at a ranked table.
+RANKED_SPREAD = 8.0
 _SHUFFLE = random.SystemRandom()
 
 

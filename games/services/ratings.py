@@ -2,13 +2,18 @@
 
 from django.contrib.auth.models import AbstractBaseUser
 
-DEFAULT_RATING = 1500.0
+from league.ratings.models import Rating
+from league.ratings.services import global_pool
+
+# OpenSkill's ordinal (mu - 3 sigma) of a player who has not played yet.
+NEW_PLAYER_RATING = 0.0
 
 
 def rating_of(user: AbstractBaseUser) -> float:
-    """The user's playing strength for ranked matchmaking.
-
-    The ratings app is not merged yet: every player is rated the same until it is, when this
-    function reads its API and nothing else in matchmaking changes.
-    """
-    return DEFAULT_RATING
+    """The user's displayed rating in the global pool of ranked online play."""
+    rating = (
+        Rating.objects.filter(pool=global_pool(), player__user=user)
+        .values_list("ordinal", flat=True)
+        .first()
+    )
+    return NEW_PLAYER_RATING if rating is None else rating

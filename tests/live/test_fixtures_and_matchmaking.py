@@ -89,10 +89,14 @@ def test_duo_keeps_partners_together(db):
         matchmaking.join_queue(users[0], "duo", users[0])
 
 
-def test_ranked_matches_close_ratings(db, monkeypatch):
+def test_ranked_matches_close_ratings(db):
+    from league.ratings.models import Rating
+    from league.ratings.services import global_pool
+
     users = make_players(5, "r")
-    ratings = dict(zip([u.pk for u in users], [1500, 2400, 1520, 1480, 1550], strict=True))
-    monkeypatch.setattr(matchmaking, "rating_of", lambda user: ratings[user.pk])
+    for user, ordinal in zip(users, [12.0, 31.0, 13.5, 10.0, 14.0], strict=True):
+        Rating.objects.create(pool=global_pool(), player=user.player, mu=ordinal + 9,
+                              sigma=3, ordinal=ordinal, matches=20)  # fmt: skip
     table = None
     for user in users:
         table = matchmaking.join_queue(user, "ranked") or table
