@@ -14,6 +14,10 @@ class OpenDisputeForm(forms.Form):
         attrs={"rows": 3}))  # fmt: skip
 
 
+class LiveDisputeForm(forms.Form):
+    reason = OpenDisputeForm.base_fields["reason"]
+
+
 class RefereeSettingsForm(forms.ModelForm):
     class Meta:
         model = RefereeSettings

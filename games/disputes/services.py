@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.engine import adjudicate
+from games.models import Hand
 from league.models import Event, Match, Membership, Result
 from league.notifications import absolute, in_language_of, notify
 from league.permissions import can, has_role, lineage
@@ -179,6 +180,17 @@ def open_result_dispute(user, match: Match, game: int, hand: int, reason: Any) -
         ) from None
     return open_dispute(user, match, game=game, hand=hand, record=record, reason=reason,
                         played=result.entered)  # fmt: skip
+
+
+def open_live_dispute(user, hand: Hand, reason: Any) -> Dispute:
+    """Dispute a finished hand of the live table that played a competition match."""
+    match = hand.table.fixture
+    if match is None:
+        raise ServiceError(
+            "not_a_fixture", _("Only hands of competition matches go to the referees.")
+        )
+    return open_dispute(user, match, game=1, hand=hand.number, record=hand.record,
+                        reason=reason, played=hand.finished, live_hand_id=hand.pk)  # fmt: skip
 
 
 def _points(record: Any) -> list[int]:

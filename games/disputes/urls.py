@@ -9,6 +9,7 @@ urlpatterns = [
     path("<int:pk>/rule/", views.dispute_rule, name="dispute_rule"),
     path("<int:pk>/appeal/", views.dispute_appeal, name="dispute_appeal"),
     path("matches/<int:match_pk>/new/", views.dispute_open, name="dispute_open"),
+    path("live-hands/<int:hand_pk>/new/", views.live_dispute_open, name="live_dispute_open"),
     path("events/<slug:slug>/settings/", views.referee_settings, name="referee_settings"),
     path("events/<slug:slug>/batches/", views.batch_new, name="batch_new"),
     path("batches/<int:pk>/", views.batch_detail, name="batch"),

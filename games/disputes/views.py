@@ -10,14 +10,15 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
+from games.models import Hand
 from league.models import Event, Match
 from league.permissions import can
 from league.services.errors import ServiceError
 
 from . import batches, services
-from .forms import BatchForm, OpenDisputeForm, RefereeSettingsForm
+from .forms import BatchForm, LiveDisputeForm, OpenDisputeForm, RefereeSettingsForm
 from .models import Batch, Dispute, Ruling
 from .review import explain
 
@@ -274,3 +275,23 @@ def batch_dispute(request: HttpRequest, pk: int, line: int) -> HttpResponse:
         return redirect("batch", pk=batch.pk)
     messages.success(request, _("The hand is with the referees."))
     return redirect("dispute", pk=dispute.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def live_dispute_open(request: HttpRequest, hand_pk: int) -> HttpResponse:
+    """Dispute a finished hand of a live competition table."""
+    hand = get_object_or_404(Hand.objects.select_related("table__fixture__event"), pk=hand_pk)
+    match = hand.table.fixture
+    if match is None or not services.can_open(request.user, match):
+        raise PermissionDenied
+    form = LiveDisputeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            dispute = services.open_live_dispute(request.user, hand, form.cleaned_data["reason"])
+        except ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("The hand is with the referees."))
+            return redirect("dispute", pk=dispute.pk)
+    return render(request, "disputes/open.html", {"match": match, "form": form, "hand": hand})

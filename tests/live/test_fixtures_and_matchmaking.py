@@ -159,3 +159,39 @@ def test_the_api_shows_a_fixture_tables_finished_hands_only(players, client):
     assert json.dumps(hand["record"]["deal"][0], separators=(",", ":")) in body
     for tiles in table.state["deal"]:  # the hand in play
         assert json.dumps(tiles, separators=(",", ":")) not in body
+
+
+def test_a_player_disputes_a_hand_played_at_the_live_table(players, client):
+    from games.disputes.models import Dispute
+    from games.models import Hand
+
+    club = Organisation.objects.create(name="Club Árbitros", slug="club-arbitros")
+    event = Event.objects.create(
+        organisation=club, name="Liga en vivo", slug="liga-en-vivo", mode=Event.Mode.ONLINE,
+        status=Event.Status.RUNNING, rule_preset="tournament", rule_overrides={"target": 1},
+    )  # fmt: skip
+    people = [Player.objects.get(user=u) for u in players]
+    a = Entry.objects.create(event=event, name="A", player_1=people[0], player_2=people[2])
+    b = Entry.objects.create(event=event, name="B", player_1=people[1], player_2=people[3])
+    fixture = Match.objects.create(
+        event=event, round=Round.objects.create(event=event, number=1), entry_a=a, entry_b=b,
+        scheduled=timezone.now(),
+    )  # fmt: skip
+    [table] = open_due_fixtures(timezone.now())
+    play_out(Table.objects.get(pk=table.pk), random.Random(9))
+    hand = Hand.objects.filter(table=table).first()
+    url = f"/disputes/live-hands/{hand.pk}/new/"
+    client.force_login(players[1])
+    assert url in client.get(f"/matches/{fixture.pk}/").content.decode()
+    response = client.post(url, {"reason": "Pasó con el 6-4 en la mano"})
+    dispute = Dispute.objects.get()
+    assert response.status_code == 302
+    assert (dispute.match, dispute.hand, dispute.live_hand_id) == (fixture, hand.number, hand.pk)
+    assert dispute.record == hand.record
+    assert client.post(url, {"reason": "otra vez"}).status_code == 200  # already disputed
+    assert Dispute.objects.count() == 1
+    outsider = Player.objects.create(display_name="Nadie")
+    outsider.user = type(players[0]).objects.create_user("nadie", password="x")
+    outsider.save()
+    client.force_login(outsider.user)
+    assert client.post(url, {"reason": "no soy de aquí"}).status_code == 403

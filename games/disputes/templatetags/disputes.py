@@ -13,9 +13,12 @@ register = template.Library()
 @register.inclusion_tag("disputes/includes/match_links.html", takes_context=True)
 def dispute_links(context, match: Match, has_hands: bool) -> dict:
     user = context["request"].user
+    allowed = user.is_authenticated and services.can_open(user, match)
+    table = getattr(match, "live_table", None)
     return {
         "match": match,
-        "can_open": has_hands and user.is_authenticated and services.can_open(user, match),
+        "can_open": allowed and has_hands,
+        "live_hands": table.hands.order_by("number") if allowed and table is not None else [],
     }
 
 
