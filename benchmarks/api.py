@@ -9,9 +9,9 @@ tournament of `pairs` pairs with `rounds` published rounds, all but the last pla
 standings are computed once per results version and then come from the cache (the time of
 that first, cold request is printed too); its fixtures are the last round's 250 matches in
 one page, read from the database on every request. The production server (granian, 2
-workers, DEBUG off) serves it on loopback, with its pool of PostgreSQL connections per process; an asyncio client keeps 1, 8 and 32 connections busy for
-`seconds` each and prints p50 and p99 latency and requests per second. The anonymous rate
-limit is lifted.
+workers, DEBUG off) serves it on loopback, connecting to PostgreSQL per request; an
+asyncio client keeps 1, 8 and 32 connections busy for `seconds` each and prints p50 and
+p99 latency and requests per second. The anonymous rate limit is lifted.
 """
 
 import argparse

@@ -8,9 +8,9 @@ from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
 from config.api import error_response
+from league.faults import localised
 
 from .engine import adjudicate
-from league.faults import localised
 
 
 class AdjudicateView(APIView):

@@ -144,4 +144,5 @@ def test_the_competition_pages_link_into_refereeing(client, refs):
     assert reverse("batch_new", args=[refs.league.event.slug]) in manage
     assert reverse("referee_settings", args=[refs.league.event.slug]) in manage
     client.logout()
-    assert reverse("dispute_open", args=[refs.match.pk]) not in client.get(match_url).content.decode()
+    anonymous = client.get(match_url).content.decode()
+    assert reverse("dispute_open", args=[refs.match.pk]) not in anonymous
