@@ -78,7 +78,7 @@ def test_organiser_runs_a_16_pair_4_round_swiss(page, chromium, asgi_server):
             page.click("form[action$='/swap/'] button")
             page.wait_for_load_state()
             no_errors(page)
-            assert page.locator("table.draft button:has-text('Unpin')").count() == 2
+            assert page.locator("table.draft input[name=pinned][value='0']").count() == 2
         page.click("#publish")
         page.wait_for_selector("#enter-results")
         no_errors(page)
