@@ -38,6 +38,21 @@ def run_async(coroutine):
         return pool.submit(asyncio.run, coroutine).result()
 
 
+def in_thread(function, *args, **kwargs):
+    """Call `function` in a thread of its own, with its own database connection, and return
+    its value (or raise its error). Playwright's sync API keeps an event loop in the test
+    thread, where the notifications' async_to_sync refuses to run."""
+
+    def call():
+        try:
+            return function(*args, **kwargs)
+        finally:
+            connection.close()
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(call).result()
+
+
 def require(available: bool, what: str) -> None:
     if available:
         return

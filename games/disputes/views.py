@@ -174,22 +174,29 @@ def dispute_appeal(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("dispute", pk=dispute.pk)
 
 
+def _open_page(request: HttpRequest, match: Match, form, open_with, **context: Any) -> HttpResponse:
+    """The dispute form: on a valid POST, `open_with(cleaned_data)` refers the hand."""
+    if request.method == "POST" and form.is_valid():
+        try:
+            dispute = open_with(form.cleaned_data)
+        except ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("The hand is with the referees."))
+            return redirect("dispute", pk=dispute.pk)
+    return render(request, "disputes/open.html", {"match": match, "form": form, **context})
+
+
 @login_required
 def dispute_open(request: HttpRequest, match_pk: int) -> HttpResponse:
     """Dispute a hand of a match's entered result."""
     match = get_object_or_404(Match.objects.select_related("event"), pk=match_pk)
     if not services.can_open(request.user, match):
         raise PermissionDenied
-    form = OpenDisputeForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            dispute = services.open_result_dispute(request.user, match, **form.cleaned_data)
-        except ServiceError as error:
-            form.add_error(None, error.message)
-        else:
-            messages.success(request, _("The hand is with the referees."))
-            return redirect("dispute", pk=dispute.pk)
-    return render(request, "disputes/open.html", {"match": match, "form": form})
+    return _open_page(
+        request, match, OpenDisputeForm(request.POST or None),
+        lambda data: services.open_result_dispute(request.user, match, **data),
+    )  # fmt: skip
 
 
 def _managed_event(request: HttpRequest, slug: str) -> Event:
@@ -285,13 +292,8 @@ def live_dispute_open(request: HttpRequest, hand_pk: int) -> HttpResponse:
     match = hand.table.fixture
     if match is None or not services.can_open(request.user, match):
         raise PermissionDenied
-    form = LiveDisputeForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            dispute = services.open_live_dispute(request.user, hand, form.cleaned_data["reason"])
-        except ServiceError as error:
-            form.add_error(None, error.message)
-        else:
-            messages.success(request, _("The hand is with the referees."))
-            return redirect("dispute", pk=dispute.pk)
-    return render(request, "disputes/open.html", {"match": match, "form": form, "hand": hand})
+    return _open_page(
+        request, match, LiveDisputeForm(request.POST or None),
+        lambda data: services.open_live_dispute(request.user, hand, data["reason"]),
+        hand=hand,
+    )  # fmt: skip

@@ -227,12 +227,17 @@ def confirm_result(user, result: Result) -> Result:
     )
     require(user, "result.confirm", result)
     _refuse_while_disputed(match)
+    return _confirm(user, match, result, "result.confirm")
+
+
+def _confirm(user, match: Match, result: Result, action: str) -> Result:
+    """Make the (locked) result the match's confirmed one, audited as `action`."""
     before = snapshot(result, RESULT_FIELDS)
     result.status = Result.Status.CONFIRMED
     result.confirmed_by = user
     result.confirmed = timezone.now()
     _save_confirmed(result)
-    audit(user, "result.confirm", result, event=match.event, before=before,
+    audit(user, action, result, event=match.event, before=before,
           after=snapshot(result, RESULT_FIELDS))  # fmt: skip
     return result
 
@@ -285,14 +290,7 @@ def resolve_dispute(user, result: Result, games: Any = None, note: str = "") -> 
     require(user, "result.resolve", result)
     _refuse_while_disputed(match)
     if games is None:
-        before = snapshot(result, RESULT_FIELDS)
-        result.status = Result.Status.CONFIRMED
-        result.confirmed_by = user
-        result.confirmed = timezone.now()
-        _save_confirmed(result)
-        audit(user, "result.resolve", result, event=match.event, before=before,
-              after=snapshot(result, RESULT_FIELDS))  # fmt: skip
-        return result
+        return _confirm(user, match, result, "result.resolve")
     return _replace(user, result, Result.Status.REJECTED, games, note, "result.resolve")
 
 

@@ -1,11 +1,9 @@
 """A small club with roles, and a league of pairs whose players have accounts."""
 
-import threading
 from dataclasses import dataclass, field
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
 
 from league.models import Entry, Event, Match, Membership, Organisation, Player
 from league.services import entries, events, fixtures, results
@@ -83,26 +81,3 @@ def play(league: League, match: Match, a: int, b: int):
         league.organiser2, results.enter_result(league.organiser, match, game(a, b))
     )
 
-
-def in_thread(function, *args, **kwargs):
-    """Run ORM/service code in a fresh thread and return its value.
-
-    Playwright's sync API keeps an event loop in the test thread, where `async_to_sync` (used
-    by notifications after commit) refuses to run; committed test code runs elsewhere.
-    """
-    box = {}
-
-    def run():
-        try:
-            box["value"] = function(*args, **kwargs)
-        except BaseException as error:  # handed back to the test thread
-            box["error"] = error
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if "error" in box:
-        raise box["error"]
-    return box.get("value")

@@ -7,8 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from league.models import Membership, Organisation, Player, Result
-
-from .conftest import in_thread
+from tests.conftest import in_thread
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 PASSWORD = "doble-seis-66"

@@ -8,8 +8,9 @@ from django.db import IntegrityError, connection, transaction
 from league.models import Result
 from league.services import results
 from league.services.errors import ServiceError
+from tests.conftest import in_thread
 
-from .conftest import build_league, game, in_thread
+from .conftest import build_league, game
 
 
 @pytest.mark.django_db(transaction=True)

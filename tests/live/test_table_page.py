@@ -1,6 +1,5 @@
 """The table page in Chromium: four browsers play a hand, a spectator watches."""
 
-import concurrent.futures
 import contextlib
 
 import pytest
@@ -8,16 +7,12 @@ from django.conf import settings
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games.models import Hand, Table
+from tests.conftest import in_thread
 
 from .conftest import SHORT, full_table, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-
-def in_thread(function, *args):
-    """Run ORM work that rings the channel layer off Playwright's event-loop thread."""
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(function, *args).result()
 
 
 def open_page(chromium, base: str, table: Table, user=None, phone: bool = False):

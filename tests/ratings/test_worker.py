@@ -1,16 +1,15 @@
 """Through the league's real services and signal, to a real Celery worker process."""
 
-import concurrent.futures
 import time
 
 import pytest
-from django.db import connection
 from openskill.models import PlackettLuce
 
 from league.models import Result
 from league.ratings import services
 from league.ratings.models import Rating, RatingPool
 from league.services import results
+from tests.conftest import in_thread
 from tests.league.conftest import build_league, game, play
 
 
@@ -38,18 +37,6 @@ def from_scratch(event) -> dict[int, tuple[float, float]]:
     return {p: (r.mu, r.sigma) for p, r in ratings.items()}
 
 
-def off_loop(function, *args, **kwargs):
-    """Call a league service in a thread of its own: once Playwright's session fixtures run,
-    this thread has an event loop, where the notifications' async_to_sync refuses to run."""
-
-    def call():
-        try:
-            return function(*args, **kwargs)
-        finally:
-            connection.close()
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(call).result()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -58,13 +45,13 @@ def test_confirmed_and_corrected_results_are_rated_by_the_worker(celery_worker_p
     pool = services.organisation_pool(league.club)
     services.feed(league.event, pool)
     first, second = league.matches(1)
-    off_loop(play, league, first, 100, 40)
-    off_loop(play, league, second, 30, 100)
+    in_thread(play, league, first, 100, 40)
+    in_thread(play, league, second, 30, 100)
     wait_until_recalculated(pool)
     stored = {r.player_id: (r.mu, r.sigma) for r in Rating.objects.filter(pool=pool)}
     assert len(stored) == 8 and stored == from_scratch(league.event)
 
-    off_loop(results.correct_result, league.organiser, first, game(20, 100), note="Wrong side")
+    in_thread(results.correct_result, league.organiser, first, game(20, 100), note="Wrong side")
     wait_until_recalculated(pool)
     corrected = {r.player_id: (r.mu, r.sigma) for r in Rating.objects.filter(pool=pool)}
     assert corrected != stored and corrected == from_scratch(league.event)

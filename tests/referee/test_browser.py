@@ -5,7 +5,7 @@ import pytest
 from games.disputes import services
 from games.disputes.models import Ruling
 from league.models import Result
-from tests.ratings.test_worker import off_loop
+from tests.conftest import in_thread
 
 from .conftest import build_referees
 
@@ -13,8 +13,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_referee_finds_the_illegal_pass_corrects_it_and_rules(page, asgi_server):
-    refs = off_loop(build_referees, "w")
-    dispute = off_loop(services.open_result_dispute, refs.b[0], refs.match, 1, 1, "Pase ilegal.")
+    refs = in_thread(build_referees, "w")
+    dispute = in_thread(services.open_result_dispute, refs.b[0], refs.match, 1, 1, "Pase ilegal.")
     referee = refs.league.referee
     referee.set_password("arbitro-de-mesa-7")
     referee.save()

@@ -13,7 +13,8 @@ from league.models import Result
 from league.ratings import services as ratings
 from league.ratings.models import Rating
 from league.services import results
-from tests.ratings.test_worker import from_scratch, off_loop, wait_until_recalculated
+from tests.conftest import in_thread
+from tests.ratings.test_worker import from_scratch, wait_until_recalculated
 
 from .conftest import build_referees, corrected_record, game_with_hand
 
@@ -35,7 +36,7 @@ def wait_for(batch: Batch, timeout: float = 60) -> Batch:
 
 
 def test_batch_of_faulty_and_malformed_lines(celery_worker_process, client):
-    refs = off_loop(build_referees, "b")
+    refs = in_thread(build_referees, "b")
     match = refs.match
     bad_tile = corrected_record()
     bad_tile["actions"][6] = "7-7"
@@ -51,7 +52,7 @@ def test_batch_of_faulty_and_malformed_lines(celery_worker_process, client):
         line(bad_tile, table=match.table, hand_number=3),
         line(corrected_record(), table="one"),
     ])  # fmt: skip
-    batch = off_loop(batches.create_batch, refs.league.organiser, refs.league.event,
+    batch = in_thread(batches.create_batch, refs.league.organiser, refs.league.event,
                      match.round, data, "round-1.jsonl")  # fmt: skip
     batch = wait_for(batch)
     assert batch.status == Batch.Status.DONE and batch.processed == batch.total == 10
@@ -77,7 +78,7 @@ def test_batch_of_faulty_and_malformed_lines(celery_worker_process, client):
     assert progress == {"status": "done", "processed": 10, "total": 10, "percent": 100}
     page = client.get(reverse("batch", args=[batch.pk])).content.decode()
     assert "illegal_pass" in page and "invalid_json" in page and "bad_encoding" in page
-    response = off_loop(client.post, reverse("batch_dispute", args=[batch.pk, 2]))
+    response = in_thread(client.post, reverse("batch_dispute", args=[batch.pk, 2]))
     dispute = refs.match.disputes.get()
     assert response.url == reverse("dispute", args=[dispute.pk])
     assert dispute.hand == 2 and dispute.record["actions"][3] == "pass"
@@ -90,16 +91,16 @@ def test_batch_of_faulty_and_malformed_lines(celery_worker_process, client):
 
 
 def test_a_ruling_that_changes_the_winner_recomputes_the_ratings(celery_worker_process):
-    refs = off_loop(build_referees, "r")
+    refs = in_thread(build_referees, "r")
     pool = ratings.organisation_pool(refs.league.club)
     ratings.feed(refs.league.event, pool)
-    off_loop(results.confirm_result, refs.b[0], refs.result)
+    in_thread(results.confirm_result, refs.b[0], refs.result)
     wait_until_recalculated(pool)
     stored = {r.player_id: (r.mu, r.sigma) for r in Rating.objects.filter(pool=pool)}
     assert stored == from_scratch(refs.league.event)
 
-    dispute = off_loop(services.open_result_dispute, refs.b[0], refs.match, 1, 1, "Illegal.")
-    ruling = off_loop(services.rule, refs.league.referee, dispute, "award",
+    dispute = in_thread(services.open_result_dispute, refs.b[0], refs.match, 1, 1, "Illegal.")
+    ruling = in_thread(services.rule, refs.league.referee, dispute, "award",
                       "The hand goes to side 1.", side=1, points=200)  # fmt: skip
     assert ruling.points_after == [0, 200]
     result = Result.objects.get(match=refs.match, status=Result.Status.CONFIRMED)
@@ -113,9 +114,9 @@ def test_a_ruling_that_changes_the_winner_recomputes_the_ratings(celery_worker_p
 def test_referees_get_an_email_with_a_full_link(celery_worker_process, mail_dir, settings):
     for path in mail_dir.iterdir():
         path.unlink()
-    refs = off_loop(build_referees, "m")
+    refs = in_thread(build_referees, "m")
     player = refs.b[0]
-    dispute = off_loop(
+    dispute = in_thread(
         services.open_result_dispute, player, refs.match, 1, 1, "Pasó teniendo el 5-2"
     )
     deadline = time.monotonic() + 30

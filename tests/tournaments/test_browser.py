@@ -1,14 +1,13 @@
 """An organiser runs tournaments in a real Chromium against the real ASGI server."""
 
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connection
 
 from league.models import Event, Match, Result
 from league.services import results
 from league.tournaments.models import Bracket
 from league.tournaments.services.brackets import bracket_view
+from tests.conftest import in_thread
 
 from .conftest import PASSWORD, build, game
 
@@ -27,22 +26,10 @@ def no_errors(page) -> None:
     assert page.locator(".message.error").count() == 0, page.locator(".messages").inner_text()
 
 
-def off_the_loop(function, *args):
-    """Run a service in a thread of its own: its notifications use async_to_sync, which
-    refuses to run in the thread where Playwright keeps its event loop."""
-
-    def call():
-        try:
-            return function(*args)
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(call).result()
 
 
 def play(data, match, points) -> None:
-    off_the_loop(
+    in_thread(
         lambda: results.confirm_result(
             data.organiser2, results.enter_result(data.organiser, match, game(*points))
         )
@@ -149,7 +136,7 @@ def test_8_pair_double_elimination_through_the_grand_final_reset(page, asgi_serv
     form.locator("input[name=game_1_b]").fill("120")
     form.locator("button").click()
     page.wait_for_selector("#confirm-results")
-    off_the_loop(results.confirm_result, data.organiser2, reset.match.results.get())
+    in_thread(results.confirm_result, data.organiser2, reset.match.results.get())
     page.goto(f"{asgi_server}/events/{data.event.slug}/tournament/")
     assert page.locator(".bracket-match").count() == 2 * 8 - 1
     final = page.locator(".bracket-match").last
