@@ -17,32 +17,12 @@ ratings; it prints the load average last.
 import argparse
 import os
 import random
-import sys
 import time
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
-import psycopg
+from _database import bench_database
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 NAME = "capicua_bench_ratings"
-
-
-def database_urls() -> tuple[str, str]:
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")):
-        sys.exit("Set DATABASE_URL to a PostgreSQL server (the benchmark makes its own database).")
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(path="/postgres")), urlunsplit(parts._replace(path=f"/{NAME}"))
-
-
-def recreate(admin_url: str, drop_only: bool = False) -> None:
-    with psycopg.connect(admin_url, autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {NAME} WITH (FORCE)")
-        if not drop_only:
-            connection.execute(f"CREATE DATABASE {NAME}")
 
 
 def load(matches: int, players: int, seed: int):
@@ -137,53 +117,42 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     args = parser.parse_args()
-    admin_url, bench_url = database_urls()
-    recreate(admin_url)
-    os.environ["DATABASE_URL"] = bench_url
-    os.environ.setdefault("SECRET_KEY", "benchmark-only-secret-key-0123456789abcdefghijklmnop")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    import django
+    with bench_database(NAME, keep=args.keep):
+        run(args)
 
-    django.setup()
-    from django.core.management import call_command
+
+def run(args) -> None:
     from django.db import connection, transaction
 
     from league.ratings import services
     from league.ratings.models import RatedMatch, Rating, RatingChange
 
-    try:
-        call_command("migrate", verbosity=0)
-        print(f"{args.matches:,} matches among {args.players:,} players (PostgreSQL "
-              f"{connection.pg_version // 10000})")  # fmt: skip
-        pool, games = timed("load the league (not part of the replay)", load, args.matches,
-                            args.players, args.seed)  # fmt: skip
-        with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")
+    print(f"{args.matches:,} matches among {args.players:,} players (PostgreSQL "
+          f"{connection.pg_version // 10000})")  # fmt: skip
+    pool, games = timed("load the league (not part of the replay)", load, args.matches,
+                        args.players, args.seed)  # fmt: skip
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
 
-        def index():
-            with transaction.atomic():
-                services.reindex(pool)
+    def index():
+        with transaction.atomic():
+            services.reindex(pool)
 
-        timed("index the pool's matches", index)
-        assert RatedMatch.objects.filter(pool=pool).count() == args.matches
-        rated = timed("replay, no history yet", services.replay, pool.pk, services.FROM_START,
+    timed("index the pool's matches", index)
+    assert RatedMatch.objects.filter(pool=pool).count() == args.matches
+    rated = timed("replay, no history yet", services.replay, pool.pk, services.FROM_START,
+                  matches=args.matches)  # fmt: skip
+    rated_again = timed("replay, replacing the whole history", services.replay, pool.pk,
+                        services.FROM_START, matches=args.matches)  # fmt: skip
+    assert rated == rated_again == args.matches
+    assert RatingChange.objects.filter(pool=pool).count() == 4 * args.matches
+    print(f"{Rating.objects.filter(pool=pool).count():,} ratings, "
+          f"{4 * args.matches:,} rating changes written")  # fmt: skip
+    reference = timed("openskill alone, in memory (reference)", by_openskill, games,
                       matches=args.matches)  # fmt: skip
-        rated_again = timed("replay, replacing the whole history", services.replay, pool.pk,
-                            services.FROM_START, matches=args.matches)  # fmt: skip
-        assert rated == rated_again == args.matches
-        assert RatingChange.objects.filter(pool=pool).count() == 4 * args.matches
-        print(f"{Rating.objects.filter(pool=pool).count():,} ratings, "
-              f"{4 * args.matches:,} rating changes written")  # fmt: skip
-        reference = timed("openskill alone, in memory (reference)", by_openskill, games,
-                          matches=args.matches)  # fmt: skip
-        stored = {r.player_id: (r.mu, r.sigma) for r in Rating.objects.filter(pool=pool)}
-        print("the replay's ratings equal openskill's:", stored == reference)
-        print("load average:", " ".join(f"{x:.1f}" for x in os.getloadavg()))
-    finally:
-        connection.close()
-        if not args.keep:
-            recreate(admin_url, drop_only=True)
+    stored = {r.player_id: (r.mu, r.sigma) for r in Rating.objects.filter(pool=pool)}
+    print("the replay's ratings equal openskill's:", stored == reference)
+    print("load average:", " ".join(f"{x:.1f}" for x in os.getloadavg()))
 
 
 if __name__ == "__main__":

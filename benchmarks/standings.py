@@ -17,30 +17,11 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
-import psycopg
+from _database import bench_database
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 NAME = "capicua_bench_standings"
 ROUNDS = 9
-
-
-def database_urls() -> tuple[str, str]:
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")):
-        sys.exit("Set DATABASE_URL to a PostgreSQL server (the benchmark makes its own database).")
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(path="/postgres")), urlunsplit(parts._replace(path=f"/{NAME}"))
-
-
-def recreate(admin_url: str, drop_only: bool = False) -> None:
-    with psycopg.connect(admin_url, autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {NAME} WITH (FORCE)")
-        if not drop_only:
-            connection.execute(f"CREATE DATABASE {NAME}")
 
 
 def load(pairs: int, seed: int):
@@ -112,55 +93,43 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
     args = parser.parse_args()
-    admin_url, bench_url = database_urls()
-    recreate(admin_url)
-    os.environ["DATABASE_URL"] = bench_url
-    os.environ.setdefault("SECRET_KEY", "benchmark-only-secret-key-0123456789abcdefghijklmnop")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    import django
+    with bench_database(NAME, keep=args.keep):
+        run(args)
 
-    django.setup()
-    from django.core.management import call_command
-    from django.db import connection
+
+def run(args) -> None:
 
     from league.services import standings
 
-    try:
-        call_command("migrate", verbosity=0)
-        events = {size: load(size, seed=size) for size in (50, 500)}
-        counts = {}
-        print(f"{'pairs':>6} {'results':>8} {'compute (table + positions)':>28} "
-              f"{'table only':>12} {'queries':>8} {'cached':>8}")  # fmt: skip
-        for size, event in events.items():
+    events = {size: load(size, seed=size) for size in (50, 500)}
+    counts = {}
+    print(f"{'pairs':>6} {'results':>8} {'compute (table + positions)':>28} "
+          f"{'table only':>12} {'queries':>8} {'cached':>8}")  # fmt: skip
+    for size, event in events.items():
 
-            def table_only(event=event, size=size):
-                rows = standings.rank(
-                    standings.entries_for(event),
-                    standings.outcomes_for(event),
-                    event.tiebreaks,
-                    standings.rules_of(event).shutout_multiplier,
-                )
-                assert len(rows) == size
+        def table_only(event=event, size=size):
+            rows = standings.rank(
+                standings.entries_for(event),
+                standings.outcomes_for(event),
+                event.tiebreaks,
+                standings.rules_of(event).shutout_multiplier,
+            )
+            assert len(rows) == size
 
-            full_ms, full_queries = timed(lambda event=event: standings.compute(event), args.repeat)
-            table_ms, table_queries = timed(table_only, args.repeat)
-            standings.table(event)  # fills the cache
-            cached_ms, _ = timed(lambda event=event: standings.table(event), args.repeat)
-            counts[size] = (full_queries, table_queries)
-            played = standings.outcomes_for(event)
-            print(f"{size:>6} {len(played):>8} {full_ms:>25.1f} ms {table_ms:>9.1f} ms "
-                  f"{full_queries:>8} {cached_ms:>5.1f} ms")  # fmt: skip
-        same = counts[50] == counts[500]
-        print(f"query count at 50 and 500 pairs: {counts[50]} and {counts[500]} "
-              f"({'the same' if same else 'DIFFERENT'})")  # fmt: skip
-        print(f"load average: {os.getloadavg()[0]:.1f}")
-        if not same:
-            sys.exit(1)
-    finally:
-        connection.close()
-        if not args.keep:
-            recreate(admin_url, drop_only=True)
+        full_ms, full_queries = timed(lambda event=event: standings.compute(event), args.repeat)
+        table_ms, table_queries = timed(table_only, args.repeat)
+        standings.table(event)  # fills the cache
+        cached_ms, _ = timed(lambda event=event: standings.table(event), args.repeat)
+        counts[size] = (full_queries, table_queries)
+        played = standings.outcomes_for(event)
+        print(f"{size:>6} {len(played):>8} {full_ms:>25.1f} ms {table_ms:>9.1f} ms "
+              f"{full_queries:>8} {cached_ms:>5.1f} ms")  # fmt: skip
+    same = counts[50] == counts[500]
+    print(f"query count at 50 and 500 pairs: {counts[50]} and {counts[500]} "
+          f"({'the same' if same else 'DIFFERENT'})")  # fmt: skip
+    print(f"load average: {os.getloadavg()[0]:.1f}")
+    if not same:
+        sys.exit(1)
 
 
 if __name__ == "__main__":
