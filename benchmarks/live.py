@@ -151,7 +151,7 @@ class Stats:
 class Table:
     def __init__(self, pk: int) -> None:
         self.pk = pk
-        self.next_move = time.perf_counter() + random.uniform(0, MOVE_EVERY)
+        self.next_move = 0.0  # set when every socket is connected: see run_level
         self.moved_at = -1  # the last version a move was made against
 
 
@@ -189,59 +189,67 @@ async def seat_client(url: str, table: Table, seat: int, cookie: str, stats: Sta
             await ws.send(json.dumps({"type": "play", "action": action, "version": version,
                                       "id": f"{table.pk}-{version}"}))  # fmt: skip
 
-        while True:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
-            except TimeoutError:
-                if done.is_set():  # moves stop at `stop`; answers are read until `done`
-                    return
-                continue
-            now = time.perf_counter()
-            message = json.loads(raw)
-            kind = message["type"]
-            if kind == "ack":
-                stats.acked.add((table.pk, message["version"]))
-                if (table.pk, message["version"]) in stats.sent:
-                    stats.ack_latency.append(now - stats.sent[(table.pk, message["version"])])
-                continue
-            if kind == "error":
-                stats.errors += 1
-                continue
-            if kind not in ("snapshot", "update", "missed"):
-                continue
-            version = message["version"]
-            if kind == "update":
-                if version in seen:
-                    stats.duplicates += 1
-                seen.add(version)
-                stats.received.setdefault((table.pk, version), {})[seat] = now
-            if state is not None and version < state["version"]:
-                continue
-            state = message
-            facts = message["table"]
-            if facts["status"] == "between" and seat not in facts["ready"] and sent_next != version:
-                sent_next = version
-                await ws.send(json.dumps({"type": "next", "id": f"n{version}"}))
-            hand = message["hand"]
-            if (facts["status"] == "playing" and hand["turn"] == seat and hand["legal_actions"]
-                    and version > table.moved_at and not stop.is_set()):  # fmt: skip
-                table.moved_at = version
-                asyncio.ensure_future(move(message))
+        async def read() -> None:
+            nonlocal state, sent_next
+            async for raw in ws:
+                now = time.perf_counter()
+                message = json.loads(raw)
+                kind = message["type"]
+                if kind == "ack":
+                    key = (table.pk, message["version"])
+                    stats.acked.add(key)
+                    if key in stats.sent:
+                        stats.ack_latency.append(now - stats.sent[key])
+                    continue
+                if kind == "error":
+                    stats.errors += 1
+                    continue
+                if kind not in ("snapshot", "update", "missed"):
+                    continue
+                version = message["version"]
+                if kind == "update":
+                    if version in seen:
+                        stats.duplicates += 1
+                    seen.add(version)
+                    stats.received.setdefault((table.pk, version), {})[seat] = now
+                if state is not None and version < state["version"]:
+                    continue
+                state = message
+                facts = message["table"]
+                if (facts["status"] == "between" and seat not in facts["ready"]
+                        and sent_next != version):  # fmt: skip
+                    sent_next = version
+                    await ws.send(json.dumps({"type": "next", "id": f"n{version}"}))
+                hand = message["hand"]
+                if (facts["status"] == "playing" and hand["turn"] == seat
+                        and hand["legal_actions"] and version > table.moved_at
+                        and not stop.is_set()):  # fmt: skip
+                    table.moved_at = version
+                    asyncio.ensure_future(move(message))
+
+        # Moves stop at `stop`; answers are read until `done`.
+        reader = asyncio.ensure_future(read())
+        await asyncio.wait([reader, asyncio.ensure_future(done.wait())],
+                           return_when=asyncio.FIRST_COMPLETED)  # fmt: skip
+        reader.cancel()
 
 
 async def run_level(url: str, made: list[tuple[int, list[str]]], seconds: float) -> dict:
     stats = Stats()
     stop, done = asyncio.Event(), asyncio.Event()
     ready = asyncio.Barrier(len(made) * 4 + 1)
-    clients = []
-    for pk, cookies in made:
-        table = Table(pk)
+    clients, tables = [], [Table(pk) for pk, _ in made]
+    for table, (_, cookies) in zip(tables, made, strict=True):
         for seat, cookie in enumerate(cookies):
             clients.append(asyncio.create_task(
                 seat_client(url, table, seat, cookie, stats, stop, done, ready)
             ))  # fmt: skip
     await ready.wait()
     started = time.perf_counter()
+    # Independent tables: each its own phase in the 2-second cycle, not all moving at once
+    # when the last socket has connected.
+    for table in tables:
+        table.next_move = started + random.uniform(0, MOVE_EVERY)
     await asyncio.sleep(seconds)
     stop.set()
     elapsed = time.perf_counter() - started

@@ -101,18 +101,21 @@ TEMPLATES = [
 
 if DATABASE_URL:
     # The ASGI server runs each request's ORM work in a thread of its own, so persistent
-    # per-thread connections would pile up: connect per request (the default), or share a
-    # pool per process (DATABASE_POOL_MAX, PostgreSQL only).
+    # per-thread connections would pile up: each process keeps a pool instead (PostgreSQL),
+    # which the live tables need (a connection per action costs more than the action).
+    # DATABASE_POOL_MAX=0 connects per request (DATABASE_CONN_MAX_AGE applies then).
     DATABASES = {
         "default": dj_database_url.parse(
             DATABASE_URL, conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0"))
         )
     }
-    if os.environ.get("DATABASE_POOL_MAX"):
+    _pool_max = int(os.environ.get("DATABASE_POOL_MAX", "10"))
+    if _pool_max and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # pooled connections go back on close
         DATABASES["default"]["OPTIONS"] = {
             "pool": {
-                "min_size": int(os.environ.get("DATABASE_POOL_MIN", "1")),
-                "max_size": int(os.environ["DATABASE_POOL_MAX"]),
+                "min_size": min(_pool_max, int(os.environ.get("DATABASE_POOL_MIN", "2"))),
+                "max_size": _pool_max,
                 "timeout": int(os.environ.get("DATABASE_POOL_TIMEOUT", "20")),
             }
         }

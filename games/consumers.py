@@ -15,7 +15,13 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 from games.engine import EngineError
 from games.services import tables, timers
 from games.services.errors import TableError, error_answer
-from games.services.messages import missed, snapshot, table_group, viewer_message
+from games.services.messages import (
+    call_service,
+    missed,
+    snapshot,
+    table_group,
+    viewer_message,
+)
 from league.notifications import user_group
 
 logger = logging.getLogger(__name__)
@@ -100,7 +106,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if kind == "hello":
             await self._hello(content.get("version"))
             return
-        handler = {"play": self._play, "next": self._next, "sit": self._sit, "bot": self._bot}
+        handler = {
+            "play": self._play, "next": self._next, "sit": self._sit, "bot": self._bot,
+            "back": self._back,
+        }  # fmt: skip
         if kind not in handler:
             await self._refuse("bad_message", content)
             return
@@ -139,10 +148,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def _bot(self, content: dict) -> None:
         await self._call(content, tables.add_bot, self.table_id, self.user, content.get("seat"))
 
+    async def _back(self, content: dict) -> None:
+        await self._call(content, tables.take_back, self.table_id, self.user)
+
     async def _call(self, content: dict, service: Callable, *args: Any, **kwargs: Any) -> None:
         client_id = content.get("id") if isinstance(content.get("id"), str) else None
         try:
-            answer = await database_sync_to_async(service, thread_sensitive=False)(*args, **kwargs)
+            answer = await call_service(service, *args, **kwargs)
         except TableError as error:
             await self._refuse(error.code, content)
             return
@@ -181,7 +193,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             except EngineError:
                 await self._reload()
                 return
-        elif not (step and event["kind"] == "ready"):
+        elif not (step and event["kind"] in ("ready", "deadline")):
             await self._reload()
             return
         self.snap.version, self.snap.facts = version, message["facts"]

@@ -125,7 +125,11 @@ class Hand(models.Model):
 
 
 class Action(models.Model):
-    """One action of a live hand (a play, pass, draw or five-doubles choice)."""
+    """One action of a live hand (a play, pass, draw or five-doubles choice).
+
+    A player's action keeps the client message id it came with, so that a resent message
+    gets its first answer again (the ack names this action's version).
+    """
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
     hand = models.PositiveIntegerField()
@@ -134,6 +138,11 @@ class Action(models.Model):
     action = models.CharField(max_length=24)
     auto = models.BooleanField(default=False)
     version = models.PositiveIntegerField()  # the table's version after this action
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    client_id = models.CharField(max_length=64, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -143,30 +152,15 @@ class Action(models.Model):
                 fields=["table", "hand", "number"], name="unique_action_number"
             ),
             models.UniqueConstraint(fields=["table", "version"], name="unique_action_version"),
+            models.UniqueConstraint(
+                fields=["table", "user", "client_id"],
+                condition=~models.Q(client_id=""),
+                name="unique_action_client_id",
+            ),  # fmt: skip
         ]
 
     def __str__(self) -> str:
         return f"{self.table} · {self.hand}.{self.number}"
-
-
-class Reply(models.Model):
-    """The answer given to a client message, so that a resent message gets it again."""
-
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="replies")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    client_id = models.CharField(max_length=64)
-    answer = models.JSONField()
-    created = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["table", "user", "client_id"], name="unique_client_message"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return self.client_id
 
 
 class QueueEntry(models.Model):

@@ -51,6 +51,8 @@ def table_strings() -> dict[str, str]:
         "match_won": _("%(side)s wins the match!"),
         "forfeit": _("%(side)s forfeits the match."),
         "spectating": _("You are watching."),
+        "bot_for_you": _("A bot is playing your seat since you were away for a whole hand."),
+        "take_back": _("Take my seat back"),
         "reconnecting": _("Reconnecting…"),
         "choose_place": _("Where?"),
         "left": _("Left"),

@@ -72,6 +72,19 @@ def redis_available() -> bool:
         return False
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
+    """No connection pool in the test process itself.
+
+    Tests open connections in many short-lived threads; a pooled connection that such a
+    thread never closes is lost to the pool for good. The servers and workers the tests
+    start keep the production default (a pool per process).
+    """
+    from django.db import connections
+
+    connections.settings["default"].get("OPTIONS", {}).pop("pool", None)
+
+
 @pytest.fixture
 def postgres(db) -> None:
     require(connection.vendor == "postgresql", "PostgreSQL (DATABASE_URL)")

@@ -19,6 +19,7 @@ MESSAGES = {
     "rate_limited": _("Too many messages."),
     "queue_partner": _("Your partner must be another player."),
     "no_table": _("There is no such table."),
+    "not_replaced": _("Your seat is not played by a bot."),
 }
 
 

@@ -7,9 +7,13 @@ memory, applies the public action to it, and builds its own viewer's message wit
 """
 
 import time
+from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Any
 
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -64,11 +68,34 @@ def group_message(table: Table, event: dict) -> dict:
     }
 
 
+# Set while a consumer runs a table service: committed changes wait there, to be sent from
+# the consumer's event loop once the service returns, instead of the service's thread
+# waiting on that loop for every message.
+_outbox: ContextVar[list[tuple[str, dict]] | None] = ContextVar("table_outbox", default=None)
+
+
 def ring(table_id: int, message: dict) -> None:
     """Send a committed change to the table's group (called on commit)."""
+    outbox = _outbox.get()
+    if outbox is not None:
+        outbox.append((table_group(table_id), message))
+        return
     layer = get_channel_layer()
     if layer is not None:
         async_to_sync(layer.group_send)(table_group(table_id), message)
+
+
+async def call_service(service: Callable, *args: Any, **kwargs: Any) -> Any:
+    """Run a table service off the event loop, then send the changes it committed."""
+    outbox: list[tuple[str, dict]] = []
+    token = _outbox.set(outbox)
+    try:
+        return await database_sync_to_async(service, thread_sensitive=False)(*args, **kwargs)
+    finally:
+        _outbox.reset(token)
+        layer = get_channel_layer()
+        for group, message in outbox:
+            await layer.group_send(group, message)
 
 
 @dataclass

@@ -11,7 +11,7 @@ from dataclasses import asdict
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.engine import (
@@ -31,7 +31,7 @@ from games.engine import (
     start_hand,
     to_record,
 )
-from games.models import Action, Hand, Reply, Seat, Table
+from games.models import Action, Hand, Seat, Table
 from league.accounts import player_for
 
 from . import messages, timers
@@ -73,17 +73,36 @@ def engine_step(state: HandState, seat: int, action: str) -> HandState:
 
 
 def _locked(table_id: int) -> Table:
-    try:
-        return Table.objects.select_for_update().get(pk=table_id)
-    except Table.DoesNotExist:
-        raise TableError("no_table") from None
+    """The table, its row locked for this transaction, with its seats, in one query."""
+    seats = list(
+        Seat.objects.select_related("table")
+        .select_for_update(of=("table",))
+        .filter(table_id=table_id)
+        .order_by("number")
+    )
+    if not seats:
+        raise TableError("no_table")
+    table = seats[0].table
+    for seat in seats:
+        seat.table = table
+    table._prefetched_objects_cache = {"seats": seats}
+    return table
+
+
+def _seats(table: Table) -> list[Seat]:
+    """The seats loaded with the locked table (`table.seats.all()` reads the same list)."""
+    return list(table.seats.all())
 
 
 def _seat_of(table: Table, user: AbstractBaseUser) -> Seat:
-    seat = table.seats.filter(user=user).first() if user.is_authenticated else None
+    seat = next((s for s in _seats(table) if user.is_authenticated and s.user_id == user.pk), None)
     if seat is None:
         raise TableError("not_seated")
     return seat
+
+
+def _bot_seats(table: Table) -> list[int]:
+    return [seat.number for seat in _seats(table) if seat.bot]
 
 
 # ---------------------------------------------------------------- committing a change
@@ -123,7 +142,10 @@ def _start_hand(table: Table) -> HandState:
     return _run_bots(table, state)
 
 
-def _play(table: Table, state: HandState, seat: int, action: str, auto: bool) -> HandState:
+def _play(
+    table: Table, state: HandState, seat: int, action: str, *, auto: bool = False,
+    user: AbstractBaseUser | None = None, client_id: str = "",
+) -> HandState:  # fmt: skip
     """Apply one action for `seat`, store it, and end the hand if it ended."""
     try:
         new = engine_step(state, seat, action)
@@ -131,7 +153,8 @@ def _play(table: Table, state: HandState, seat: int, action: str, auto: bool) ->
         raise TableError("illegal") from error
     Action.objects.create(
         table=table, hand=table.hand_number, number=len(state.actions) + len(state.declarations),
-        seat=seat, action=action, auto=auto, version=table.version + 1,
+        seat=seat, action=action, auto=auto, version=table.version + 1, user=user,
+        client_id=client_id,
     )  # fmt: skip
     table.state = to_record(new)
     if new.status in ENDED:
@@ -144,9 +167,9 @@ def _play(table: Table, state: HandState, seat: int, action: str, auto: bool) ->
 
 def _run_bots(table: Table, state: HandState) -> HandState:
     """Bot seats play at once, each action a version of its own."""
-    bots = set(table.seats.filter(bot=True).values_list("number", flat=True))
+    bots = _bot_seats(table)
     while state.status not in ENDED and state.turn in bots:
-        state = _play(table, state, state.turn, bot_action(state, _BOT_RNG), auto=False)
+        state = _play(table, state, state.turn, bot_action(state, _BOT_RNG))
     return state
 
 
@@ -163,8 +186,8 @@ def _end_hand(table: Table, state: HandState) -> None:
     if absent and not table.casual:
         table.forfeit_side = state.setup.side[absent[0]]
     elif absent:
-        table.seats.filter(number__in=absent).update(bot=True)
-    bots = list(table.seats.filter(bot=True).values_list("number", flat=True))
+        _make_bots(table, absent)
+    bots = _bot_seats(table)
     if match.over or table.forfeit_side is not None or len(bots) == SEATS:
         table.status = Table.Status.FINISHED
         table.finished = timezone.now()
@@ -185,8 +208,14 @@ def _absent_seats(table: Table, state: HandState) -> list[int]:
         "seat", "auto"
     ):
         acted[seat] = acted.get(seat, True) and auto
-    humans = table.seats.filter(bot=False).values_list("number", flat=True)
-    return sorted(s for s in humans if acted.get(s, False))
+    return sorted(s.number for s in _seats(table) if not s.bot and acted.get(s.number, False))
+
+
+def _make_bots(table: Table, numbers: list[int]) -> None:
+    """Bots take these seats; their users stay bound, so that they can take them back."""
+    Seat.objects.filter(table=table, number__in=numbers).update(bot=True)
+    for seat in _seats(table):
+        seat.bot = seat.bot or seat.number in numbers
 
 
 # ---------------------------------------------------------------- creating and seating
@@ -216,23 +245,33 @@ def seat_players(table: Table, players: list[tuple[AbstractBaseUser | None, str]
     """Bind (user, name) to seats 0..3 in order (matchmaking, fixtures); start the match."""
     with transaction.atomic():
         table = _locked(table.pk)
-        for number, (user, name) in enumerate(players):
-            table.seats.filter(number=number).update(user=user, name=name)
+        for seat, (user, name) in zip(_seats(table), players, strict=True):
+            seat.user, seat.name = user, name
+            seat.save(update_fields=["user", "name"])
         _start_hand(table)
+
+
+def _free_seat(table: Table, number: int) -> Seat:
+    """Seat `number` of a waiting table, if nobody holds it."""
+    if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < SEATS:
+        raise TableError("bad_seat")
+    if table.status != Table.Status.WAITING:
+        raise TableError("not_waiting")
+    seat = _seats(table)[number]
+    if seat.taken:
+        raise TableError("seat_taken")
+    return seat
 
 
 def sit(table_id: int, user: AbstractBaseUser, number: int) -> None:
     """Take (or move to) a free seat of a waiting table; the match starts when all are taken."""
-    if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < SEATS:
-        raise TableError("bad_seat")
     with transaction.atomic():
         table = _locked(table_id)
-        if table.status != Table.Status.WAITING:
-            raise TableError("not_waiting")
-        seat = table.seats.get(number=number)
-        if seat.taken:
-            raise TableError("seat_taken")
-        table.seats.filter(user=user).update(user=None, name="")
+        seat = _free_seat(table, number)
+        for held in _seats(table):
+            if held.user_id == user.pk:
+                held.user, held.name = None, ""
+                held.save(update_fields=["user", "name"])
         seat.user, seat.name = user, player_for(user).display_name
         seat.save(update_fields=["user", "name"])
         _seated(table)
@@ -240,29 +279,39 @@ def sit(table_id: int, user: AbstractBaseUser, number: int) -> None:
 
 def add_bot(table_id: int, user: AbstractBaseUser, number: int) -> None:
     """The host fills an empty seat of a casual table with a bot."""
-    if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < SEATS:
-        raise TableError("bad_seat")
     with transaction.atomic():
         table = _locked(table_id)
         if table.host_id != user.pk:
             raise TableError("not_host")
         if not table.casual:
             raise TableError("not_casual")
-        if table.status != Table.Status.WAITING:
-            raise TableError("not_waiting")
-        seat = table.seats.get(number=number)
-        if seat.taken:
-            raise TableError("seat_taken")
+        seat = _free_seat(table, number)
         seat.bot, seat.name = True, ""
         seat.save(update_fields=["bot", "name"])
         _seated(table)
 
 
 def _seated(table: Table) -> None:
-    if all(seat.taken for seat in table.seats.all()):
+    if all(seat.taken for seat in _seats(table)):
         _start_hand(table)
     else:
         _commit(table, [], {"kind": "seats"})
+
+
+def take_back(table_id: int, user: AbstractBaseUser) -> None:
+    """A player whose seat a bot took over (absent for a whole hand) plays it again."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        seat = _seat_of(table, user)
+        if not seat.bot:
+            raise TableError("not_replaced")
+        if table.status == Table.Status.FINISHED:
+            raise TableError("not_playing")
+        seat.bot = False
+        seat.save(update_fields=["bot"])
+        if table.status == Table.Status.BETWEEN and seat.number in table.ready:
+            table.ready = [n for n in table.ready if n != seat.number]
+        _commit(table, ["ready"], {"kind": "seats"})
 
 
 # ---------------------------------------------------------------- playing
@@ -271,31 +320,62 @@ def _seated(table: Table) -> None:
 def act(
     table_id: int, user: AbstractBaseUser, *, action: str, version: int, client_id: str
 ) -> dict:
-    """A seated user's action made against `version`; the answer is stored per client id."""
+    """A seated user's action made against `version`, answered with an ack.
+
+    The action is stored with its client id: a resent message finds it and gets the same
+    ack again, whether it comes back refused (the table moved on) or, for a client that
+    reused an id, hits the unique constraint.
+    """
     if (
         not isinstance(action, str) or "!" in action or len(action) > 24
         or not isinstance(version, int) or isinstance(version, bool)
         or not isinstance(client_id, str) or not 0 < len(client_id) <= CLIENT_ID_MAX
     ):  # fmt: skip
         raise TableError("bad_message")
-    with transaction.atomic():
-        table = _locked(table_id)
-        seat = _seat_of(table, user)
-        stored = Reply.objects.filter(table=table, user=user, client_id=client_id).first()
-        if stored is not None:
-            return stored.answer
-        if table.status != Table.Status.PLAYING:
-            raise TableError("not_playing")
-        if version != table.version:
-            raise TableError("stale")
-        state = hand_state(table)
-        if state.turn != seat.number:
-            raise TableError("not_your_turn")
-        state = _play(table, state, seat.number, action, auto=False)
-        answer = {"type": "ack", "id": client_id, "version": table.version}
-        _run_bots(table, state)
-        Reply.objects.create(table=table, user=user, client_id=client_id, answer=answer)
+    try:
+        with transaction.atomic():
+            table = _locked(table_id)
+            seat = _seat_of(table, user)
+            try:
+                state = _playable(table, seat, version)
+            except TableError:
+                if (answer := _first_answer(table_id, user, client_id)) is not None:
+                    return answer
+                raise
+            state = _play(table, state, seat.number, action, user=user, client_id=client_id)
+            answer = _ack(client_id, table.version)
+            _run_bots(table, state)
+    except IntegrityError:
+        if (answer := _first_answer(table_id, user, client_id)) is not None:
+            return answer
+        raise TableError("stale") from None
     return answer
+
+
+def _playable(table: Table, seat: Seat, version: int) -> HandState:
+    """The live hand, if `seat` may act on it at `version`."""
+    if table.status != Table.Status.PLAYING:
+        raise TableError("not_playing")
+    if version != table.version:
+        raise TableError("stale")
+    state = hand_state(table)
+    if state.turn != seat.number:
+        raise TableError("not_your_turn")
+    return state
+
+
+def _ack(client_id: str, version: int) -> dict:
+    return {"type": "ack", "id": client_id, "version": version}
+
+
+def _first_answer(table_id: int, user: AbstractBaseUser, client_id: str) -> dict | None:
+    """The ack of the action this user already sent with this client id, if any."""
+    version = (
+        Action.objects.filter(table_id=table_id, user=user, client_id=client_id)
+        .values_list("version", flat=True)
+        .first()
+    )
+    return None if version is None else _ack(client_id, version)
 
 
 def press_next(table_id: int, user: AbstractBaseUser) -> None:
@@ -312,6 +392,22 @@ def press_next(table_id: int, user: AbstractBaseUser) -> None:
             _start_hand(table)
         else:
             _commit(table, ["ready"], {"kind": "ready"})
+
+
+def extend_deadline(table_id: int, deadline: datetime) -> bool:
+    """Push a live table's deadline back to `deadline` (after a restart), and say so."""
+    with transaction.atomic():
+        try:
+            table = _locked(table_id)
+        except TableError:
+            return False
+        if table.status not in (Table.Status.PLAYING, Table.Status.BETWEEN) or (
+            table.deadline is not None and table.deadline >= deadline
+        ):
+            return False
+        table.deadline = deadline
+        _commit(table, ["deadline"], {"kind": "deadline"})
+    return True
 
 
 def time_out(table_id: int, version: int) -> bool:

@@ -42,20 +42,24 @@ def schedule(table_id: int, version: int, deadline: datetime) -> None:
 
 
 def sweep() -> int:
-    """Fire every due timer; after a silence (a restart) extend overdue deadlines instead."""
+    """Fire every due timer; after a silence (a restart) extend overdue deadlines instead.
+
+    An extension is a change of the table like any other (a new version, rung to its
+    group), so that the players' clocks show it without reconnecting.
+    """
     from games.models import Table
 
     from .fixtures import open_due_fixtures
-    from .tables import time_out
+    from .tables import extend_deadline, time_out
 
     now = timezone.now()
     last = cache.get(HEARTBEAT_KEY)
     cache.set(HEARTBEAT_KEY, now.timestamp(), timeout=None)
     live = Table.objects.filter(status__in=[Table.Status.PLAYING, Table.Status.BETWEEN])
     if last is None or now.timestamp() - last > GAP_SECONDS:
-        extended = live.filter(deadline__lt=now + timedelta(seconds=GRACE_SECONDS)).update(
-            deadline=now + timedelta(seconds=GRACE_SECONDS)
-        )
+        grace = now + timedelta(seconds=GRACE_SECONDS)
+        due = live.filter(deadline__lt=grace).values_list("pk", flat=True)
+        extended = sum(extend_deadline(pk, grace) for pk in due)
         if extended:
             logger.info("sweeper was silent: %d deadlines extended", extended)
         return 0

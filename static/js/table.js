@@ -117,6 +117,10 @@
       if (hand && seat.taken) {
         box.appendChild(el("span", { class: "count", text: fmt(T.tiles, { n: hand.tile_counts[number] }) }));
       }
+      if (number === view.seat && seat.bot && t.status !== "finished") {
+        box.appendChild(el("button", { class: "button small", id: "take-back", text: T.take_back,
+          onclick: () => send({ type: "back" }) }));
+      }
       if (t.status === "between" && t.ready.includes(number)) {
         box.appendChild(el("span", { class: "badge ok", text: T.ready }));
       }
@@ -272,6 +276,7 @@
     const hand = view.hand;
     let text = "";
     if (view.seat === null) text = T.spectating;
+    else if (view.table.seats[view.seat].bot) text = T.bot_for_you;
     if (hand && view.table.status === "playing" && !ENDED.includes(hand.status)) {
       text = hand.turn === view.seat ? T.your_turn : fmt(T.waiting_for, { name: seatName(hand.turn) });
     }

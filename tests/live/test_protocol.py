@@ -5,7 +5,10 @@ import asyncio
 import pytest
 import websockets
 
+from games.engine import legal_actions
 from games.models import Action, Hand, Table
+from games.services import tables
+from games.services.messages import hand_state
 from tests.conftest import run_async
 
 from .conftest import TableSocket, full_table
@@ -102,6 +105,27 @@ def test_a_message_resent_after_a_reconnect_gets_the_first_answer(asgi_server, p
     assert resumed["type"] == "missed" and len(resumed["missed"]) == 1
     assert answer == {"type": "ack", "id": answer["id"], "version": resumed["version"]}
     assert Action.objects.filter(table=table).count() == 1
+
+
+def test_a_reused_client_id_gets_its_first_answer_and_changes_nothing(players):
+    """A client that sends a new move under an id it already used gets the first ack."""
+    table = full_table(players, "dominican")
+    seat = hand_state(table).turn
+
+    def move(client_id: str) -> dict:
+        table.refresh_from_db()
+        state = hand_state(table)
+        user = players[state.turn]
+        return tables.act(table.pk, user, action=legal_actions(state)[0],
+                          version=table.version, client_id=client_id)  # fmt: skip
+
+    first = move("once")
+    while hand_state(Table.objects.get(pk=table.pk)).turn != seat:
+        move(f"other-{table.version}")
+    before = Table.objects.get(pk=table.pk).version
+    assert move("once") == first
+    assert Table.objects.get(pk=table.pk).version == before
+    assert Action.objects.filter(table=table, client_id="once").count() == 1
 
 
 def test_stale_and_bad_input_are_refused_and_change_nothing(asgi_server, players):

@@ -1,5 +1,6 @@
 """Turn timers: one idempotent handler, races with moves, restarts, the Celery countdown."""
 
+import asyncio
 import threading
 from datetime import timedelta
 
@@ -103,10 +104,8 @@ def test_a_silent_sweeper_extends_deadlines_instead_of_firing(players):
     assert Action.objects.filter(table=table, auto=True).count() == 1
 
 
-def test_a_seat_absent_all_hand_gets_a_bot_at_a_casual_table(players):
-    table = full_table(players, {"preset": "dominican", "target": 500})
-    state = hand_state(table)
-    absent = (state.turn + 1) % 4
+def play_hand_without(table: Table, absent: int) -> Table:
+    """Everybody but `absent` plays; `absent` acts only through its turn timer."""
     while table.status == Table.Status.PLAYING:
         state = hand_state(table)
         if state.turn == absent:
@@ -116,10 +115,48 @@ def test_a_seat_absent_all_hand_gets_a_bot_at_a_casual_table(players):
             tables.act(table.pk, user, action=legal_actions(state)[0],
                        version=table.version, client_id=f"m{table.version}")  # fmt: skip
         table.refresh_from_db()
+    return table
+
+
+def test_a_seat_absent_all_hand_gets_a_bot_at_a_casual_table(players):
+    table = full_table(players, {"preset": "dominican", "target": 500})
+    absent = (hand_state(table).turn + 1) % 4
+    table = play_hand_without(table, absent)
     autos = Action.objects.filter(table=table, seat=absent).values_list("auto", flat=True)
     assert autos and all(autos)
     assert Seat.objects.get(table=table, number=absent).bot
     assert table.status == Table.Status.BETWEEN and absent in table.ready
+
+
+def test_a_player_takes_back_the_seat_a_bot_took_over(players):
+    table = full_table(players, {"preset": "dominican", "target": 500})
+    absent = (hand_state(table).turn + 1) % 4
+    table = play_hand_without(table, absent)
+    user = Seat.objects.get(table=table, number=absent).user
+    with pytest.raises(tables.TableError) as refused:
+        tables.take_back(table.pk, players[(absent + 1) % 4])  # a seat no bot plays
+    assert refused.value.code == "not_replaced"
+    tables.take_back(table.pk, user)
+    seat = Seat.objects.get(table=table, number=absent)
+    assert not seat.bot and seat.user == user
+    after = Table.objects.get(pk=table.pk)
+    assert after.version == table.version + 1 and absent not in after.ready
+    for other in set(range(4)) - {absent}:
+        tables.press_next(table.pk, Seat.objects.get(table=table, number=other).user)
+    assert Table.objects.get(pk=table.pk).status == Table.Status.BETWEEN  # waits for the player
+    tables.press_next(table.pk, user)
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING and table.hand_number == 2
+    while hand_state(table).turn != absent:  # the player, not a bot, acts for the seat
+        state = hand_state(table)
+        mover = Seat.objects.get(table=table, number=state.turn).user
+        tables.act(table.pk, mover, action=legal_actions(state)[0], version=table.version,
+                   client_id=f"n{table.version}")  # fmt: skip
+        table.refresh_from_db()
+    answer = tables.act(table.pk, user, action=legal_actions(hand_state(table))[0],
+                        version=table.version, client_id="back-1")  # fmt: skip
+    assert answer["type"] == "ack"
+    assert Action.objects.get(table=table, version=answer["version"]).user == user
 
 
 def test_a_seat_absent_all_hand_forfeits_in_competition(players):
@@ -136,6 +173,28 @@ def test_a_seat_absent_all_hand_forfeits_in_competition(players):
                        version=table.version, client_id=f"m{table.version}")  # fmt: skip
         table.refresh_from_db()
     assert table.status == Table.Status.FINISHED and table.forfeit_side == absent % 2
+
+
+def test_extended_deadlines_reach_the_connected_players(redis_layer, asgi_server, players):
+    """After a silence, the sweeper's extension is an update every socket gets at once."""
+    from django.core.cache import cache
+
+    table = overdue(full_table(players, "dominican"))
+
+    async def scenario():
+        socket = TableSocket(asgi_server, table.pk, players[0])
+        await socket.connect()
+        before = socket.state["table"]["deadline"]
+        cache.delete(timers.HEARTBEAT_KEY)
+        await asyncio.to_thread(timers.sweep)
+        update = await socket.expect("update")
+        return before, update
+
+    before, update = run_async(scenario())
+    table.refresh_from_db()
+    assert update["version"] == table.version and update["table"]["deadline"] > before
+    assert update["table"]["deadline"] == pytest.approx(table.deadline.timestamp())
+    assert update["hand"]["hand"] and not Action.objects.filter(table=table).exists()
 
 
 def test_the_celery_countdown_plays_for_a_silent_seat(
