@@ -274,10 +274,12 @@
 
   function drawStatus() {
     const hand = view.hand;
+    // A player whose seat a bot plays is told so (and offered it back), not whose turn it is.
+    const replaced = view.seat !== null && view.table.seats[view.seat].bot;
     let text = "";
     if (view.seat === null) text = T.spectating;
-    else if (view.table.seats[view.seat].bot) text = T.bot_for_you;
-    if (hand && view.table.status === "playing" && !ENDED.includes(hand.status)) {
+    else if (replaced) text = T.bot_for_you;
+    if (!replaced && hand && view.table.status === "playing" && !ENDED.includes(hand.status)) {
       text = hand.turn === view.seat ? T.your_turn : fmt(T.waiting_for, { name: seatName(hand.turn) });
     }
     $("status").textContent = text;
