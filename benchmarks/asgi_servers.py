@@ -33,20 +33,47 @@ def free_port() -> int:
 
 def commands(port: int) -> dict[str, list[str]]:
     python, port_ = sys.executable, str(port)
-    uvicorn = [python, "-m", "uvicorn", APP, "--port", port_, "--no-access-log",
-               "--log-level", "warning", "--lifespan", "off", "--ws"]
+    uvicorn = [
+        python,
+        "-m",
+        "uvicorn",
+        APP,
+        "--port",
+        port_,
+        "--no-access-log",
+        "--log-level",
+        "warning",
+        "--lifespan",
+        "off",
+        "--ws",
+    ]
     return {
         "uvicorn (websockets)": uvicorn + ["websockets"],
         "uvicorn (wsproto)": uvicorn + ["wsproto"],
         "daphne": [python, "-m", "daphne", "-p", port_, "-v", "0", APP],
         "hypercorn": [python, "-m", "hypercorn", "-b", f"127.0.0.1:{port}", APP],
-        "granian": [python, "-m", "granian", "--interface", "asginl", "--port", port_,
-                    "--log-level", "warning", APP],
+        "granian": [
+            python,
+            "-m",
+            "granian",
+            "--interface",
+            "asginl",
+            "--port",
+            port_,
+            "--log-level",
+            "warning",
+            APP,
+        ],
     }
 
 
-MODULES = {"uvicorn (websockets)": "uvicorn", "uvicorn (wsproto)": "wsproto",
-           "daphne": "daphne", "hypercorn": "hypercorn", "granian": "granian"}
+MODULES = {
+    "uvicorn (websockets)": "uvicorn",
+    "uvicorn (wsproto)": "wsproto",
+    "daphne": "daphne",
+    "hypercorn": "hypercorn",
+    "granian": "granian",
+}
 
 
 async def client(url: str, messages: int, latencies: list[float]) -> None:
@@ -87,16 +114,19 @@ def main() -> None:
     parser.add_argument("--messages", type=int, default=400)
     args = parser.parse_args()
     env = os.environ | {"PYTHONPATH": str(ROOT)}
-    print(f"{args.clients} connections x {args.messages} echoes, one server process, "
-          f"{os.cpu_count()} cores\n")
+    print(
+        f"{args.clients} connections x {args.messages} echoes, one server process, "
+        f"{os.cpu_count()} cores\n"
+    )
     print(f"{'server':<22} {'msg/s':>9} {'p50 ms':>8} {'p99 ms':>8}")
     port = free_port()
     for name, command in commands(port).items():
         if importlib.util.find_spec(MODULES[name]) is None:
             print(f"{name:<22} not installed")
             continue
-        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL)
+        server = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         try:
             rate, p50, p99 = asyncio.run(
                 measure(f"ws://127.0.0.1:{port}/echo/", args.clients, args.messages)

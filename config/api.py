@@ -41,9 +41,11 @@ def exception_handler(exc, context) -> Response | None:
     error: dict = {"code": code}
     if isinstance(exc, exceptions.ValidationError):
         error["message"] = _("Some fields are not valid.")
-        error["fields"] = response.data if isinstance(response.data, dict) else {
-            "non_field_errors": response.data
-        }
+        error["fields"] = (
+            response.data
+            if isinstance(response.data, dict)
+            else {"non_field_errors": response.data}
+        )
     else:
         detail = response.data.get("detail") if isinstance(response.data, dict) else None
         error["message"] = str(detail or exc)

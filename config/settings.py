@@ -175,11 +175,13 @@ STORAGES = {
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
                 # Every socket's group_add and receive draws on this pool: the default
-                # ran out past ~200 sockets per process.
-                "hosts": [{"address": REDIS_URL, "max_connections": 4000}],
+                # ran out past ~200 sockets per process. Receiving blocks in BZPOPMIN for
+                # up to 5 s, exactly redis-py 8's default socket timeout, so under load
+                # a read timed out and took the socket down with it: wait longer.
+                "hosts": [{"address": REDIS_URL, "max_connections": 4000, "socket_timeout": 30}],
                 "prefix": os.environ.get("CHANNELS_PREFIX", "asgi"),
             },
         }

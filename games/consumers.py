@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -84,6 +85,19 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.accept()
         ensure_sweeper()
+
+    async def dispatch(self, message: dict) -> None:
+        """Handle a message without channels' per-message hop to a thread.
+
+        Channels' dispatch first runs `close_old_connections` in its one thread-sensitive
+        thread for every message, so every socket's every update queued behind every
+        other's. No handler here touches the database on the event loop: each database
+        call goes through `database_sync_to_async`, which closes old connections itself.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "joined", []):

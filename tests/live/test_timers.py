@@ -215,6 +215,36 @@ def test_the_celery_countdown_plays_for_a_silent_seat(
     assert Action.objects.filter(table=table, auto=True).exists()
 
 
+def test_the_sweeper_arms_the_countdown_of_a_deadline_coming_near(
+    redis_layer, celery_worker_process, asgi_server, players
+):
+    """A far deadline costs no task when it is set; the sweep before it arms its countdown,
+    and the worker, not the sweeper, plays on time."""
+    from django.core.cache import cache
+
+    table = full_table(players, SHORT | {"turn_seconds": 600})
+    cache.set(timers.HEARTBEAT_KEY, timezone.now().timestamp(), timeout=None)
+
+    async def scenario():
+        socket = TableSocket(asgi_server, table.pk, players[0])
+        await socket.connect()
+        await asyncio.sleep(2)
+        quiet = "last" not in socket.state  # nothing armed a 600-second timer
+        deadline = timezone.now() + timedelta(seconds=3)
+        await asyncio.to_thread(
+            lambda: Table.objects.filter(pk=table.pk).update(deadline=deadline)
+        )
+        fired = await asyncio.to_thread(timers.sweep)
+        while "last" not in socket.state:
+            await socket.recv(timeout=30)
+        return quiet, fired, deadline, timezone.now()
+
+    quiet, fired, deadline, played = run_async(scenario())
+    assert quiet and fired == 0
+    assert deadline <= played < deadline + timedelta(seconds=2)
+    assert Action.objects.get(table=table).auto
+
+
 def test_the_five_doubles_choice_has_its_own_timer(players, monkeypatch):
     rules = rules_from_spec("brazilian")
     deal = [

@@ -47,12 +47,13 @@ def test_production_needs_a_secret_key():
 def test_production_uses_postgres_and_redis_with_debug_off():
     values = show(
         "s.DEBUG, s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'], "
-        "s.CELERY_BROKER_URL, s.SESSION_COOKIE_SECURE, s.SECURE_HSTS_SECONDS",
+        "s.CELERY_BROKER_URL, s.SESSION_COOKIE_SECURE, s.SECURE_HSTS_SECONDS, "
+        "s.DATABASES['default']['OPTIONS']['pool']['max_size']",
         PRODUCTION,
     )
     assert values == (
-        "False django.db.backends.postgresql channels_redis.core.RedisChannelLayer "
-        "redis://cache.example:6379/0 True 31536000"
+        "False django.db.backends.postgresql channels_redis.pubsub.RedisPubSubChannelLayer "
+        "redis://cache.example:6379/0 True 31536000 10"
     )
 
 
