@@ -168,6 +168,26 @@ def asgi_server(service_env, log_dir) -> str:
 
 
 @pytest.fixture(scope="session")
+def embedded_server(service_env, log_dir, tmp_path_factory) -> str:
+    """A real ASGI server with the embedded mode's in-memory channel layer (and its sweeper
+    in the server process), whatever this session's REDIS_URL; yields its base URL."""
+    env = {k: v for k, v in service_env.items() if k != "REDIS_URL"}
+    env["CAPICUA_VAR_DIR"] = str(tmp_path_factory.mktemp("embedded"))
+    process, url = start_server(env, log_dir / "embedded.log")
+    yield url
+    stop(process)
+
+
+@pytest.fixture(params=["redis", "embedded"])
+def table_server(request) -> str:
+    """The live-table server, once with the Redis channel layer, once with the in-memory one."""
+    if request.param == "redis":
+        request.getfixturevalue("redis_layer")
+        return request.getfixturevalue("asgi_server")
+    return request.getfixturevalue("embedded_server")
+
+
+@pytest.fixture(scope="session")
 def mail_dir(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("mail")
 

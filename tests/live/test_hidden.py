@@ -64,7 +64,7 @@ def test_service_layer_sweep(players):
     assert hands > len(RULE_SETS) and checked > 1000  # some matches ran several hands
 
 
-def test_real_socket_sweep(asgi_server):
+def test_real_socket_sweep(table_server):
     """Complete matches over real sockets, every message of every socket recorded."""
     rng = random.Random(11)
     received = []
@@ -73,8 +73,8 @@ def test_real_socket_sweep(asgi_server):
         table = full_table(users, rules | {"target": 25})
 
         async def scenario(table=table, users=users):
-            sockets = [TableSocket(asgi_server, table.pk, u) for u in users]
-            spectator = TableSocket(asgi_server, table.pk)
+            sockets = [TableSocket(table_server, table.pk, u) for u in users]
+            spectator = TableSocket(table_server, table.pk)
             for s in [*sockets, spectator]:
                 await s.connect()
             await play_match(sockets, rng, observers=(spectator,))

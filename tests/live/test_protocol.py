@@ -33,12 +33,12 @@ async def play_hand(sockets: list[TableSocket]) -> None:
             await s.until_version(answer["version"])
 
 
-def test_four_players_play_a_hand_and_a_spectator_watches(asgi_server, players):
+def test_four_players_play_a_hand_and_a_spectator_watches(table_server, players):
     table = full_table(players)
 
     async def scenario():
-        sockets = [TableSocket(asgi_server, table.pk, u) for u in players]
-        spectator = TableSocket(asgi_server, table.pk)
+        sockets = [TableSocket(table_server, table.pk, u) for u in players]
+        spectator = TableSocket(table_server, table.pk)
         for s in [*sockets, spectator]:
             await s.connect()
         assert [s.state["seat"] for s in sockets] == [0, 1, 2, 3]
@@ -64,15 +64,15 @@ def turn_socket(sockets: list[TableSocket]) -> TableSocket:
     return sockets[sockets[0].state["hand"]["turn"]]
 
 
-def test_two_tabs_sending_the_same_move_apply_it_once(asgi_server, players):
+def test_two_tabs_sending_the_same_move_apply_it_once(table_server, players):
     table = full_table(players, "dominican")
 
     async def scenario():
-        sockets = [TableSocket(asgi_server, table.pk, u) for u in players]
+        sockets = [TableSocket(table_server, table.pk, u) for u in players]
         for s in sockets:
             await s.connect()
         mover = turn_socket(sockets)
-        twin = TableSocket(asgi_server, table.pk, cookie=mover.cookie)
+        twin = TableSocket(table_server, table.pk, cookie=mover.cookie)
         await twin.connect()
         action = mover.state["hand"]["legal_actions"][0]
         first, second = await mover.play(action), await twin.play(action)
@@ -84,11 +84,11 @@ def test_two_tabs_sending_the_same_move_apply_it_once(asgi_server, players):
     assert Action.objects.filter(table=table).count() == 1
 
 
-def test_a_message_resent_after_a_reconnect_gets_the_first_answer(asgi_server, players):
+def test_a_message_resent_after_a_reconnect_gets_the_first_answer(table_server, players):
     table = full_table(players, "dominican")
 
     async def scenario():
-        sockets = [TableSocket(asgi_server, table.pk, u) for u in players]
+        sockets = [TableSocket(table_server, table.pk, u) for u in players]
         for s in sockets:
             await s.connect()
         mover = turn_socket(sockets)

@@ -215,6 +215,22 @@ def test_the_celery_countdown_plays_for_a_silent_seat(
     assert Action.objects.filter(table=table, auto=True).exists()
 
 
+def test_the_in_server_sweeper_plays_for_a_silent_seat(embedded_server, players):
+    """Embedded mode: no worker can reach the in-memory layer; the server's sweeper plays."""
+    table = full_table(players, SHORT | {"turn_seconds": 1})
+
+    async def scenario():
+        socket = TableSocket(embedded_server, table.pk, players[0])
+        await socket.connect()
+        while "last" not in socket.state:
+            await socket.recv(timeout=30)
+        return socket.state
+
+    state = run_async(scenario())
+    assert state["last"]["action"].endswith("!auto")
+    assert Action.objects.filter(table=table, auto=True).count() >= 1
+
+
 def test_the_sweeper_arms_the_countdown_of_a_deadline_coming_near(
     redis_layer, celery_worker_process, asgi_server, players
 ):
