@@ -6,7 +6,8 @@ urlpatterns = [
     path("play/", views.lobby, name="play"),
     path("play/tables/new/", views.new_table, name="new_table"),
     path("play/t/<str:code>/", views.table, name="table"),
-    path("play/queue/", views.join_queue, name="join_queue"),
+    path("play/queue/", views.queue, name="queue"),
+    path("play/queue/join/", views.join_queue, name="join_queue"),
     path("play/queue/status/", views.queue_status, name="queue_status"),
     path("play/queue/leave/", views.leave_queue, name="leave_queue"),
 ]

@@ -74,14 +74,17 @@ def table_strings() -> dict[str, str]:
     }
 
 
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby_context(request: HttpRequest, form: PrivateTableForm | None = None) -> dict:
+    """The lobby's context: the private-table form, the matchmaking kinds, the user's tables."""
     mine = []
     if request.user.is_authenticated:
         mine = Table.objects.filter(seats__user=request.user).exclude(status=Table.Status.FINISHED)
-    return render(
-        request, "games/lobby.html",
-        {"form": PrivateTableForm(), "tables": mine, "kinds": QueueEntry.Kind.choices},
-    )  # fmt: skip
+    form = form if form is not None else PrivateTableForm()
+    return {"form": form, "tables": mine, "kinds": QueueEntry.Kind.choices}
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/lobby.html", lobby_context(request))
 
 
 @login_required
@@ -89,7 +92,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def new_table(request: HttpRequest) -> HttpResponse:
     form = PrivateTableForm(request.POST)
     if not form.is_valid():
-        return render(request, "games/lobby.html", {"form": form, "kinds": QueueEntry.Kind.choices})
+        return render(request, "games/lobby.html", lobby_context(request, form))
     table = tables.create_table(host=request.user, rules=form.cleaned_data["spec"])
     return redirect("table", code=table.code)
 
@@ -118,9 +121,22 @@ def join_queue(request: HttpRequest) -> HttpResponse:
             messages.error(request, _("There is no player called %(name)s.") % {"name": name})
             return redirect("play")
     try:
-        matchmaking.join_queue(request.user, request.POST.get("kind", ""), partner)
+        found = matchmaking.join_queue(request.user, request.POST.get("kind", ""), partner)
     except TableError as error:
         messages.error(request, error.message)
+        return redirect("play")
+    if found is not None:
+        return redirect("table", code=found.code)
+    return redirect("queue")
+
+
+@login_required
+def queue(request: HttpRequest) -> HttpResponse:
+    """The page of a user waiting for a matchmade table (it polls `queue_status`)."""
+    status = matchmaking.queue_status(request.user)
+    if isinstance(status, Table):
+        return redirect("table", code=status.code)
+    if status is None:
         return redirect("play")
     return render(request, "games/queue.html")
 

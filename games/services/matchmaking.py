@@ -2,8 +2,10 @@
 
 import random
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Q
 
 from games.models import QueueEntry, Table
 from league.accounts import player_for
@@ -21,16 +23,27 @@ _SHUFFLE = random.SystemRandom()
 def join_queue(
     user: AbstractBaseUser, kind: str, partner: AbstractBaseUser | None = None
 ) -> Table | None:
-    """Queue the user (with a partner for duo) and open a table if four can now play."""
+    """Queue the user (with a partner for duo) and open a table if four can now play.
+
+    A user or partner already matched to an unfinished table is not queued again: that
+    table is returned, so the second partner of a pair to press finds the pair's table.
+    """
     if kind not in QueueEntry.Kind.values:
         raise TableError("bad_message")
     if (kind == QueueEntry.Kind.DUO) != (partner is not None) or partner == user:
         raise TableError("queue_partner")
+    people = [user] if partner is None else [user, partner]
     with transaction.atomic():
-        QueueEntry.objects.filter(user=user).delete()
-        if partner is not None:
-            QueueEntry.objects.filter(user=partner).delete()
-            QueueEntry.objects.filter(partner__in=[user, partner]).delete()
+        # One press at a time per player (both partners may press together), then their
+        # entries, which another player's press may be matching to a table right now.
+        users = get_user_model().objects.filter(pk__in=[p.pk for p in people])
+        list(users.select_for_update().order_by("pk"))
+        mine = QueueEntry.objects.filter(Q(user__in=people) | Q(partner__in=people))
+        entries = list(mine.select_for_update())
+        for person in people:
+            if table := _matched(person, entries):
+                return table
+        QueueEntry.objects.filter(pk__in=[e.pk for e in entries]).delete()
         QueueEntry.objects.create(user=user, partner=partner, kind=kind, rating=rating_of(user))
         waiting = list(
             QueueEntry.objects.select_for_update(of=("self",))
@@ -41,6 +54,14 @@ def join_queue(
         if group is None:
             return None
         return _open(kind, group)
+
+
+def _matched(user: AbstractBaseUser, entries: list[QueueEntry]) -> Table | None:
+    """The unfinished table one of these entries matched the user (or partner) to."""
+    ids = [e.table_id for e in entries if user.pk in (e.user_id, e.partner_id) and e.table_id]
+    if not ids:
+        return None
+    return Table.objects.filter(pk__in=ids).exclude(status=Table.Status.FINISHED).first()
 
 
 def _pick(kind: str, waiting: list[QueueEntry]) -> list[QueueEntry] | None:
@@ -73,13 +94,11 @@ def _open(kind: str, group: list[QueueEntry]) -> Table:
 
 
 def queue_status(user: AbstractBaseUser) -> Table | None | bool:
-    """The table found for the user (and the entry is done), True while waiting, else None."""
-    entry = QueueEntry.objects.filter(user=user).select_related("table").first()
-    if entry is None:
-        entry = QueueEntry.objects.filter(partner=user).select_related("table").first()
-    if entry is None:
-        return None
-    return entry.table or True
+    """The unfinished table the user (or partner) was matched to, True while waiting, else None."""
+    entries = list(QueueEntry.objects.filter(Q(user=user) | Q(partner=user)))
+    if table := _matched(user, entries):
+        return table
+    return True if any(e.table_id is None for e in entries) else None
 
 
 def leave_queue(user: AbstractBaseUser) -> None:

@@ -1,9 +1,13 @@
 """Online fixtures open their tables and enter their results; matchmaking fills tables."""
 
+import concurrent.futures
 import json
 import random
+import threading
 
 import pytest
+from django.db import connection
+from django.urls import reverse
 from django.utils import timezone
 
 from games.engine import legal_actions
@@ -14,7 +18,7 @@ from games.services.fixtures import open_due_fixtures
 from games.services.messages import hand_state
 from league.models import Entry, Event, Match, Organisation, Player, Result, Round
 
-from .conftest import make_players
+from .conftest import full_table, make_players
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -87,6 +91,97 @@ def test_duo_keeps_partners_together(db):
     assert seats[users[2].pk] % 2 == seats[users[3].pk] % 2
     with pytest.raises(TableError):
         matchmaking.join_queue(users[0], "duo", users[0])
+
+
+def test_the_second_partner_to_press_finds_the_pairs_table(db):
+    a, a_partner, b, b_partner, c, c_partner = make_players(6, "p")
+    assert matchmaking.join_queue(a, "duo", a_partner) is None
+    table = matchmaking.join_queue(b, "duo", b_partner)
+    assert table is not None
+    # b's partner presses too, naming b: the pair is seated already, not queued again.
+    assert matchmaking.join_queue(b_partner, "duo", b) == table
+    assert matchmaking.join_queue(a_partner, "duo", a) == table
+    entries = QueueEntry.objects.all()
+    assert sorted((e.user_id, e.partner_id, e.table_id) for e in entries) == sorted(
+        [(a.pk, a_partner.pk, table.pk), (b.pk, b_partner.pk, table.pk)]
+    )
+    assert all(matchmaking.queue_status(u) == table for u in (a, a_partner, b, b_partner))
+    # A seated player pressing another kind of match is sent back to the table too.
+    assert matchmaking.join_queue(b_partner, "quick") == table
+    assert matchmaking.join_queue(a, "ranked") == table
+    assert matchmaking.join_queue(c, "duo", b) == table  # the partner is seated
+    assert QueueEntry.objects.filter(table=table).count() == 2
+    # Another pair waits for a pair of its own rather than meeting the seated one.
+    assert matchmaking.join_queue(c, "duo", c_partner) is None
+    assert matchmaking.queue_status(c) is True and matchmaking.queue_status(c_partner) is True
+    assert Table.objects.count() == 1
+    # Once the table is finished, its players queue again.
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+    assert matchmaking.queue_status(b) is None
+    assert matchmaking.join_queue(b_partner, "quick") is None
+    assert matchmaking.queue_status(b_partner) is True
+
+
+def press_at_once(barrier: threading.Barrier, user, partner) -> Table | None:
+    barrier.wait()
+    try:
+        return matchmaking.join_queue(user, "duo", partner)
+    finally:
+        connection.close()
+
+
+def test_partners_pressing_at_once_share_one_table(db):
+    for round_ in range(3):
+        a, a_partner, b, b_partner = make_players(4, f"s{round_}")
+        assert matchmaking.join_queue(a, "duo", a_partner) is None
+        barrier = threading.Barrier(2)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            found = [
+                pool.submit(press_at_once, barrier, b, b_partner),
+                pool.submit(press_at_once, barrier, b_partner, b),
+            ]
+            found = [f.result() for f in found]
+        [table] = Table.objects.filter(seats__user=a)
+        assert found == [table, table]
+        assert all(matchmaking.queue_status(u) == table for u in (a, a_partner, b, b_partner))
+        assert not QueueEntry.objects.filter(table=None).exists()
+        QueueEntry.objects.all().delete()
+
+
+def test_the_queue_page_follows_a_redirect_after_each_press(db, client):
+    users = make_players(4, "v")
+    join = reverse("join_queue")
+    client.force_login(users[0])
+    response = client.post(join, {"kind": "quick"})
+    assert response.status_code == 302 and response["Location"] == "/play/queue/"
+    page = client.get("/play/queue/")
+    assert page.status_code == 200
+    assert [t.name for t in page.templates][0] == "games/queue.html"
+    for user in users[1:3]:
+        matchmaking.join_queue(user, "quick")
+    client.force_login(users[3])
+    response = client.post(join, {"kind": "quick"})  # the fourth player
+    table = Table.objects.get(kind="quick")
+    assert response["Location"] == f"/play/t/{table.code}/"
+    client.force_login(users[0])
+    assert client.get("/play/queue/")["Location"] == f"/play/t/{table.code}/"
+    again = client.post(join, {"kind": "quick"})  # pressed again, seated
+    assert again["Location"] == f"/play/t/{table.code}/"
+    assert Table.objects.count() == 1
+    for bad in ({"kind": "duo", "partner": "nobody-here"}, {"kind": "blitz"}):
+        response = client.post(join, bad, follow=True)
+        assert response.redirect_chain == [("/play/", 302)]
+        assert len(list(response.context["messages"])) == 1
+    client.force_login(make_players(1, "w")[0])
+    assert client.get("/play/queue/")["Location"] == "/play/"  # not queued
+
+
+def test_an_invalid_private_table_form_keeps_the_users_tables(players, client):
+    table = full_table(players)
+    client.force_login(players[0])
+    response = client.post("/play/tables/new/", {"preset": "no-such-rules"})
+    assert response.status_code == 200 and response.context["form"].errors
+    assert f'href="/play/t/{table.code}/"' in response.content.decode()
 
 
 def test_ranked_matches_close_ratings(db):
