@@ -4,22 +4,33 @@ import contextlib
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games.models import Hand, Table
 from tests.conftest import in_thread
 
-from .conftest import SHORT, full_table, session_cookie
+from .conftest import SHORT, full_table, make_players, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+def no_query(execute, sql, params, many, context):
+    raise AssertionError(f"a query in the test's thread: {sql}")
+
 
 def open_page(chromium, base: str, table: Table, user=None, phone: bool = False):
+    """A page of the table in a browser context of its own, signed in as `user` if given.
+
+    The session is made in a thread of its own (no query is allowed in this one): an ORM
+    call in the test's thread, where Playwright keeps its loop, leaves a connection open
+    that holds the test database to the end of the session.
+    """
     viewport = {"width": 390, "height": 844} if phone else {"width": 1100, "height": 850}
     context = chromium.new_context(locale="es-ES", viewport=viewport)
     if user is not None:
-        value = session_cookie(user).split("=", 1)[1]
+        with connection.execute_wrapper(no_query):
+            value = in_thread(session_cookie, user).split("=", 1)[1]
         context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": value, "url": base}])
     page = context.new_page()
     page.set_default_timeout(15000)
@@ -58,7 +69,8 @@ def take_turn(page) -> bool:
     return True
 
 
-def test_four_browsers_play_a_hand_and_a_spectator_watches(chromium, asgi_server, players):
+def test_four_browsers_play_a_hand_and_a_spectator_watches(chromium, asgi_server):
+    players = in_thread(make_players)  # not the fixture: no query in this thread (open_page)
     table = in_thread(full_table, players, SHORT)
     pages = [
         open_page(chromium, asgi_server, table, user, phone=(i == 3))
@@ -83,7 +95,8 @@ def test_four_browsers_play_a_hand_and_a_spectator_watches(chromium, asgi_server
         page.context.close()
 
 
-def test_next_hand_starts_when_all_press_next(chromium, asgi_server, players):
+def test_next_hand_starts_when_all_press_next(chromium, asgi_server):
+    players = in_thread(make_players)
     table = in_thread(full_table, players, {"preset": "dominican", "target": 400})
     pages = [open_page(chromium, asgi_server, table, user) for user in players]
     for _ in range(400):
