@@ -196,6 +196,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def table_changed(self, message: dict) -> None:
         version, event = message["version"], message["event"]
+        if event["kind"] == "deadline":  # only the clock moved: the version stays
+            if version == self.snap.version:
+                self.snap.facts = message["facts"]
+                await self._send_update(event)
+            return
         if version <= self.snap.version:
             return
         step = version == self.snap.version + 1 and self.snap.state is not None
@@ -207,10 +212,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             except EngineError:
                 await self._reload()
                 return
-        elif not (step and event["kind"] in ("ready", "deadline")):
+        elif not (step and event["kind"] == "ready"):
             await self._reload()
             return
         self.snap.version, self.snap.facts = version, message["facts"]
+        await self._send_update(event)
+
+    async def _send_update(self, event: dict) -> None:
         if self.synced:
             last = {"seat": event["seat"], "action": event["action"]} if "seat" in event else None
             await self.send_json(viewer_message("update", self.snap, last=last))

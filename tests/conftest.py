@@ -167,7 +167,7 @@ def asgi_server(service_env, log_dir) -> str:
     stop(process)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def embedded_server(service_env, log_dir, tmp_path_factory) -> str:
     """A real ASGI server with the embedded mode's in-memory channel layer (and its sweeper
     in the server process), whatever this session's REDIS_URL; yields its base URL."""

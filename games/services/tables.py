@@ -108,12 +108,16 @@ def _bot_seats(table: Table) -> list[int]:
 # ---------------------------------------------------------------- committing a change
 
 
-def _commit(table: Table, fields: list[str], event: dict) -> None:
-    """Store the changed fields and the next version, if nobody changed the table meanwhile."""
+def _commit(table: Table, fields: list[str], event: dict, *, new_version: bool = True) -> None:
+    """Store the changed fields, if nobody changed the table meanwhile, and ring them.
+
+    Every change is a new version, except one that only moves the deadline: an action a
+    player made against the version is still valid after it.
+    """
     old = table.version
-    table.version = old + 1
+    table.version = old + new_version
     values = {name: getattr(table, name) for name in fields}
-    if Table.objects.filter(pk=table.pk, version=old).update(version=old + 1, **values) != 1:
+    if Table.objects.filter(pk=table.pk, version=old).update(version=table.version, **values) != 1:
         raise TableError("stale")
     message = messages.group_message(table, event)
     deadline, version, pk = table.deadline, table.version, table.pk
@@ -406,7 +410,7 @@ def extend_deadline(table_id: int, deadline: datetime) -> bool:
         ):
             return False
         table.deadline = deadline
-        _commit(table, ["deadline"], {"kind": "deadline"})
+        _commit(table, ["deadline"], {"kind": "deadline"}, new_version=False)
     return True
 
 

@@ -62,8 +62,8 @@ def _countdown(table_id: int, version: int, delay: float) -> None:
 def sweep() -> int:
     """Fire every due timer; after a silence (a restart) extend overdue deadlines instead.
 
-    An extension is a change of the table like any other (a new version, rung to its
-    group), so that the players' clocks show it without reconnecting.
+    An extension is rung to the table's group, so that the players' clocks show it without
+    reconnecting.
     """
     from games.models import Table
 
