@@ -49,7 +49,6 @@ run-prod: install messages
 requirements: | $(PY)
 	$(VENV)/bin/uv pip compile pyproject.toml -q -o requirements/base.txt
 	$(VENV)/bin/uv pip compile pyproject.toml -q --extra dev -o requirements/dev.txt
-	$(VENV)/bin/uv pip compile pyproject.toml -q --extra prod -o requirements/prod.txt
 
 lint: install
 	$(VENV)/bin/ruff check .
