@@ -212,13 +212,22 @@ async def seat_client(url: str, table: Table, seat: int, cookie: str, stats: Sta
                         stats.duplicates += 1
                     seen.add(version)
                     stats.received.setdefault((table.pk, version), {})[seat] = now
+                elif state is not None:
+                    # A snapshot (after a new deal, say) brings every version up to its own:
+                    # those actions reached this seat now, inside it.
+                    for caught in range(state["version"] + 1, version + 1):
+                        if caught not in seen:
+                            seen.add(caught)
+                            stats.received.setdefault((table.pk, caught), {})[seat] = now
                 if state is not None and version < state["version"]:
                     continue
                 state = message
                 facts = message["table"]
+                # "next" once a hand, as a player presses it once (not again for every
+                # update that arrives before its own "ready").
                 if (facts["status"] == "between" and seat not in facts["ready"]
-                        and sent_next != version):  # fmt: skip
-                    sent_next = version
+                        and sent_next != facts["hand_number"]):  # fmt: skip
+                    sent_next = facts["hand_number"]
                     await ws.send(json.dumps({"type": "next", "id": f"n{version}"}))
                 hand = message["hand"]
                 if (facts["status"] == "playing" and hand["turn"] == seat

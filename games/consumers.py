@@ -33,6 +33,13 @@ POLICY_VIOLATION = 1008
 _sweeper: asyncio.Task | None = None
 
 
+def read(function: Callable) -> Callable:
+    """A read of the table off the event loop, in any free thread: a new deal makes every
+    socket of its table reload at once, which channels' one thread-sensitive thread would
+    queue behind every other table's."""
+    return database_sync_to_async(function, thread_sensitive=False)
+
+
 def ensure_sweeper() -> None:
     """Start the in-server sweeper once per process, when the channel layer is in memory."""
     global _sweeper
@@ -79,7 +86,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.joined.append(user_group(self.user.pk))
         for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        self.snap = await database_sync_to_async(snapshot)(self.table_id, self.user)
+        self.snap = await read(snapshot)(self.table_id, self.user)
         if self.snap is None:
             await self.close(code=4404)
             return
@@ -139,7 +146,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.synced = True
         events = None
         if isinstance(version, int) and 0 < version <= self.snap.version:
-            events = await database_sync_to_async(missed)(
+            events = await read(missed)(
                 self.table_id, version, self.snap.version, self.snap.facts["hand_number"]
             )
         if events is None:
@@ -186,7 +193,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._reload()
 
     async def _reload(self) -> None:
-        fresh = await database_sync_to_async(snapshot)(self.table_id, self.user)
+        fresh = await read(snapshot)(self.table_id, self.user)
         if fresh is not None:
             self.snap = fresh
             if self.synced:

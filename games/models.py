@@ -11,6 +11,23 @@ def new_code() -> str:
     return secrets.token_urlsafe(9)
 
 
+class TableManager(models.Manager):
+    def with_seats(self, table_id: int, *, lock: bool = False) -> "Table | None":
+        """The table and its seats in one query; with `lock`, its row is locked for the
+        transaction. `table.seats.all()` then reads the seats loaded with it."""
+        rows = Seat.objects.select_related("table").filter(table_id=table_id).order_by("number")
+        if lock:
+            rows = rows.select_for_update(of=("table",))
+        seats = list(rows)
+        if not seats:
+            return None
+        table = seats[0].table
+        for seat in seats:
+            seat.table = table
+        table._prefetched_objects_cache = {"seats": seats}
+        return table
+
+
 class Table(models.Model):
     """One match under one rule set. `state` is the live hand's `domino-hand/1` record."""
 
@@ -57,6 +74,8 @@ class Table(models.Model):
     forfeit_side = models.PositiveSmallIntegerField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
+
+    objects = TableManager()
 
     class Meta:
         verbose_name = _("table")

@@ -16,7 +16,6 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 
 from games.engine import HandState, rules_from_spec, rules_to_spec, state_from_dict, view
 from games.models import Action, Table
@@ -110,11 +109,10 @@ class Snapshot:
 
 def snapshot(table_id: int, user: AbstractBaseUser | None) -> Snapshot | None:
     """The table as stored now, and the seat the user holds (None: a spectator)."""
-    with transaction.atomic():
-        table = Table.objects.filter(pk=table_id).first()
-        if table is None:
-            return None
-        seats = list(table.seats.order_by("number"))
+    table = Table.objects.with_seats(table_id)
+    if table is None:
+        return None
+    seats = list(table.seats.all())
     seat = next(
         (s.number for s in seats if user is not None and user.is_authenticated
          and s.user_id == user.pk), None,

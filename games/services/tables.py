@@ -74,18 +74,9 @@ def engine_step(state: HandState, seat: int, action: str) -> HandState:
 
 def _locked(table_id: int) -> Table:
     """The table, its row locked for this transaction, with its seats, in one query."""
-    seats = list(
-        Seat.objects.select_related("table")
-        .select_for_update(of=("table",))
-        .filter(table_id=table_id)
-        .order_by("number")
-    )
-    if not seats:
+    table = Table.objects.with_seats(table_id, lock=True)
+    if table is None:
         raise TableError("no_table")
-    table = seats[0].table
-    for seat in seats:
-        seat.table = table
-    table._prefetched_objects_cache = {"seats": seats}
     return table
 
 
