@@ -197,14 +197,20 @@ def test_extended_deadlines_reach_the_connected_players(redis_layer, asgi_server
     assert update["hand"]["hand"] and not Action.objects.filter(table=table).exists()
 
 
-def test_the_celery_countdown_plays_for_a_silent_seat(
-    redis_layer, celery_worker_process, asgi_server, players
-):
-    """Redis layer: the worker's timeout reaches the sockets served by the server."""
+@pytest.mark.parametrize("timer", ["countdown", "in_server"])
+def test_a_silent_seat_is_played_by_its_timer(request, timer, players):
+    """Redis layer: the worker's countdown reaches the sockets served by the server.
+    Embedded mode: no worker can reach the in-memory layer; the server's sweeper plays."""
+    if timer == "countdown":
+        request.getfixturevalue("redis_layer")
+        request.getfixturevalue("celery_worker_process")
+        base = request.getfixturevalue("asgi_server")
+    else:
+        base = request.getfixturevalue("embedded_server")
     table = full_table(players, SHORT | {"turn_seconds": 1})
 
     async def scenario():
-        socket = TableSocket(asgi_server, table.pk, players[0])
+        socket = TableSocket(base, table.pk, players[0])
         await socket.connect()
         while "last" not in socket.state:
             await socket.recv(timeout=40)
@@ -213,22 +219,6 @@ def test_the_celery_countdown_plays_for_a_silent_seat(
     state = run_async(scenario())
     assert state["last"]["action"].endswith("!auto")
     assert Action.objects.filter(table=table, auto=True).exists()
-
-
-def test_the_in_server_sweeper_plays_for_a_silent_seat(embedded_server, players):
-    """Embedded mode: no worker can reach the in-memory layer; the server's sweeper plays."""
-    table = full_table(players, SHORT | {"turn_seconds": 1})
-
-    async def scenario():
-        socket = TableSocket(embedded_server, table.pk, players[0])
-        await socket.connect()
-        while "last" not in socket.state:
-            await socket.recv(timeout=30)
-        return socket.state
-
-    state = run_async(scenario())
-    assert state["last"]["action"].endswith("!auto")
-    assert Action.objects.filter(table=table, auto=True).count() >= 1
 
 
 def test_the_sweeper_arms_the_countdown_of_a_deadline_coming_near(
@@ -247,9 +237,7 @@ def test_the_sweeper_arms_the_countdown_of_a_deadline_coming_near(
         await asyncio.sleep(2)
         quiet = "last" not in socket.state  # nothing armed a 600-second timer
         deadline = timezone.now() + timedelta(seconds=3)
-        await asyncio.to_thread(
-            lambda: Table.objects.filter(pk=table.pk).update(deadline=deadline)
-        )
+        await asyncio.to_thread(lambda: Table.objects.filter(pk=table.pk).update(deadline=deadline))
         fired = await asyncio.to_thread(timers.sweep)
         while "last" not in socket.state:
             await socket.recv(timeout=30)
