@@ -19,6 +19,7 @@ from games.services.errors import TableError, error_answer
 from games.services.messages import (
     call_service,
     missed,
+    off_loop,
     snapshot,
     table_group,
     viewer_message,
@@ -31,13 +32,6 @@ RATE_PER_SECOND = 10
 BURST = 20
 POLICY_VIOLATION = 1008
 _sweeper: asyncio.Task | None = None
-
-
-def read(function: Callable) -> Callable:
-    """A read of the table off the event loop, in any free thread: a new deal makes every
-    socket of its table reload at once, which channels' one thread-sensitive thread would
-    queue behind every other table's."""
-    return database_sync_to_async(function, thread_sensitive=False)
 
 
 def ensure_sweeper() -> None:
@@ -86,7 +80,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.joined.append(user_group(self.user.pk))
         for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        self.snap = await read(snapshot)(self.table_id, self.user)
+        self.snap = await off_loop(snapshot)(self.table_id, self.user)
         if self.snap is None:
             await self.close(code=4404)
             return
@@ -146,7 +140,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.synced = True
         events = None
         if isinstance(version, int) and 0 < version <= self.snap.version:
-            events = await read(missed)(
+            events = await off_loop(missed)(
                 self.table_id, version, self.snap.version, self.snap.facts["hand_number"]
             )
         if events is None:
@@ -193,7 +187,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._reload()
 
     async def _reload(self) -> None:
-        fresh = await read(snapshot)(self.table_id, self.user)
+        fresh = await off_loop(snapshot)(self.table_id, self.user)
         if fresh is not None:
             self.snap = fresh
             if self.synced:

@@ -18,7 +18,7 @@ from channels.layers import get_channel_layer
 from django.contrib.auth.models import AbstractBaseUser
 
 from games.engine import HandState, rules_from_spec, rules_to_spec, state_from_dict, view
-from games.models import Action, Table
+from games.models import Action, Seat, Table
 
 
 def table_group(table_id: int) -> str:
@@ -50,11 +50,9 @@ def table_facts(table: Table) -> dict:
     }
 
 
-def seat_list(table: Table) -> list[dict]:
-    return [
-        {"number": s.number, "name": s.name, "bot": s.bot, "taken": s.taken}
-        for s in table.seats.order_by("number")
-    ]
+def seat_facts(seats: list[Seat]) -> list[dict]:
+    """The public facts of a table's seats, in seat order."""
+    return [{"number": s.number, "name": s.name, "bot": s.bot, "taken": s.taken} for s in seats]
 
 
 def group_message(table: Table, event: dict) -> dict:
@@ -84,12 +82,18 @@ def ring(table_id: int, message: dict) -> None:
         async_to_sync(layer.group_send)(table_group(table_id), message)
 
 
+def off_loop(function: Callable) -> Callable:
+    """`function` made awaitable in any free thread (not channels' one thread-sensitive
+    thread, where every table's sockets would queue behind each other)."""
+    return database_sync_to_async(function, thread_sensitive=False)
+
+
 async def call_service(service: Callable, *args: Any, **kwargs: Any) -> Any:
     """Run a table service off the event loop, then send the changes it committed."""
     outbox: list[tuple[str, dict]] = []
     token = _outbox.set(outbox)
     try:
-        return await database_sync_to_async(service, thread_sensitive=False)(*args, **kwargs)
+        return await off_loop(service)(*args, **kwargs)
     finally:
         _outbox.reset(token)
         layer = get_channel_layer()
@@ -119,7 +123,7 @@ def snapshot(table_id: int, user: AbstractBaseUser | None) -> Snapshot | None:
     )  # fmt: skip
     return Snapshot(
         table.version, table_facts(table),
-        [{"number": s.number, "name": s.name, "bot": s.bot, "taken": s.taken} for s in seats],
+        seat_facts(seats),
         seat, hand_state(table), rules_to_spec(rules_from_spec(table.rules)),
     )  # fmt: skip
 
