@@ -6,7 +6,7 @@ table count: actions per second, p50/p99 latency from sending an action to the l
 receiving it, and lost and duplicated actions; then the table count at which it breaks
 (p99 over 200 ms, or any loss). Loopback only, bounded in time.
 
-    python benchmarks/live.py [--tables 50,100,200,300] [--seconds 20]
+    python benchmarks/live.py [--tables 50,100,200,300] [--seconds 20] [--timeline 5]
 
 Needs PostgreSQL on 127.0.0.1:5432 (user postgres) and Redis on 127.0.0.1:6379.
 """
@@ -265,13 +265,14 @@ async def run_level(url: str, made: list[tuple[int, list[str]]], seconds: float)
     await asyncio.sleep(5)  # let the last actions arrive
     done.set()
     await asyncio.gather(*clients, return_exceptions=True)
-    latencies, lost = [], 0
+    latencies, lost, sent_at = [], 0, []
     for key in stats.acked:
         receivers = stats.received.get(key, {})
         if len(receivers) < 4:
             lost += 1
         elif key in stats.sent:
             latencies.append(max(receivers.values()) - stats.sent[key])
+            sent_at.append((stats.sent[key] - started, latencies[-1]))
     latencies.sort()
     return {
         "actions": len(stats.acked),
@@ -284,7 +285,21 @@ async def run_level(url: str, made: list[tuple[int, list[str]]], seconds: float)
         "duplicated": stats.duplicates,
         "errors": stats.errors,
         "stats": stats,
+        "sent_at": sorted(sent_at),
     }
+
+
+def print_timeline(sent_at: list[tuple[float, float]], window: float) -> None:
+    """p50/p99 of the actions sent in each window of the run (where the hand ends fall)."""
+    windows: dict[int, list[float]] = {}
+    for at, latency in sent_at:
+        windows.setdefault(int(at // window), []).append(latency)
+    for index, latencies in sorted(windows.items()):
+        latencies.sort()
+        p99 = latencies[max(0, int(len(latencies) * 0.99) - 1)]
+        print(f"    {index * window:>5.0f}-{(index + 1) * window:<5.0f}s {len(latencies):>6} "
+              f"actions  p50 {statistics.median(latencies) * 1000:>7.1f} ms  "
+              f"p99 {p99 * 1000:>7.1f} ms")  # fmt: skip
 
 
 def check_database(made: list[tuple[int, list[str]]], stats: Stats) -> tuple[int, int]:
@@ -303,6 +318,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", default="50,100,200,300")
     parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--timeline", type=float, default=0, metavar="SECONDS",
+                        help="also print p50/p99 of the actions sent in each window")  # fmt: skip
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
@@ -323,6 +340,8 @@ def main() -> None:
                   f"{result['p99'] * 1000:>8.1f} {lost:>5} {duplicated:>4} {result['errors']:>8} "
                   f"{result['ack_p50'] * 1000:>10.1f} {result['refused_sockets']:>8}",
                   flush=True)  # fmt: skip
+            if args.timeline:
+                print_timeline(result["sent_at"], args.timeline)
             failed = lost or duplicated or result["refused_sockets"]
             if broke is None and (result["p99"] > P99_LIMIT or failed):
                 broke = count
