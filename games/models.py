@@ -1,9 +1,13 @@
 """Live tables: a table plays one match; seats bind users; every action and hand is stored."""
 
 import secrets
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import connections, models, router
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils.translation import gettext_lazy as _
 
 
@@ -11,17 +15,74 @@ def new_code() -> str:
     return secrets.token_urlsafe(9)
 
 
+Converters = tuple[tuple[Any, list], ...]  # per column: (the column, its converters)
+
+
+@dataclass(frozen=True)
+class _SeatsQuery:
+    """`with_seats`'s SQL for one database, and how to convert its table and seat columns."""
+
+    sql: str
+    table: Converters
+    seat: Converters
+
+
+def _converters(model: type[models.Model], connection: BaseDatabaseWrapper) -> Converters:
+    columns = [field.get_col(model._meta.db_table) for field in model._meta.concrete_fields]
+    ops = connection.ops
+    return tuple((c, ops.get_db_converters(c) + c.get_db_converters(connection)) for c in columns)
+
+
+def _load(
+    model: type[models.Model], alias: str, values: tuple, converters: Converters,
+    connection: BaseDatabaseWrapper,
+) -> models.Model:  # fmt: skip
+    values = list(values)
+    for index, (column, functions) in enumerate(converters):
+        for function in functions:
+            values[index] = function(values[index], column, connection)
+    return model.from_db(alias, [f.attname for f in model._meta.concrete_fields], values)
+
+
+@cache
+def _seats_query(alias: str, lock: bool) -> _SeatsQuery:
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    table, seat = quote(Table._meta.db_table), quote(Seat._meta.db_table)
+    selected = [
+        f"{quote(model._meta.db_table)}.{quote(field.column)}"
+        for model in (Table, Seat)
+        for field in model._meta.concrete_fields
+    ]
+    sql = (
+        f"SELECT {', '.join(selected)} FROM {seat} INNER JOIN {table}"
+        f" ON ({seat}.{quote('table_id')} = {table}.{quote('id')})"
+        f" WHERE {seat}.{quote('table_id')} = %s ORDER BY {seat}.{quote('number')}"
+    )
+    if lock and connection.features.has_select_for_update:
+        of = (table,) if connection.features.has_select_for_update_of else ()
+        sql += " " + connection.ops.for_update_sql(of=of)
+    return _SeatsQuery(sql, _converters(Table, connection), _converters(Seat, connection))
+
+
 class TableManager(models.Manager):
     def with_seats(self, table_id: int, *, lock: bool = False) -> "Table | None":
         """The table and its seats in one query; with `lock`, its row is locked for the
-        transaction. `table.seats.all()` then reads the seats loaded with it."""
-        rows = Seat.objects.select_related("table").filter(table_id=table_id).order_by("number")
-        if lock:
-            rows = rows.select_for_update(of=("table",))
-        seats = list(rows)
-        if not seats:
+        transaction. `table.seats.all()` then reads the seats loaded with it.
+
+        Every action, page and reload starts here, so the SQL is built once per database
+        rather than by the ORM each time: that compilation was a fifth of an action's time.
+        """
+        alias = router.db_for_write(Table) if lock else self.db
+        query, connection = _seats_query(alias, lock), connections[alias]
+        with connection.cursor() as cursor:
+            cursor.execute(query.sql, [table_id])
+            rows = cursor.fetchall()
+        if not rows:
             return None
-        table = seats[0].table
+        width = len(query.table)
+        table = _load(Table, alias, rows[0][:width], query.table, connection)
+        seats = [_load(Seat, alias, row[width:], query.seat, connection) for row in rows]
         for seat in seats:
             seat.table = table
         table._prefetched_objects_cache = {"seats": seats}
