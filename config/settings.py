@@ -175,7 +175,7 @@ STORAGES = {
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "config.layers.PipelinedPubSubChannelLayer",
             "CONFIG": {
                 # Every socket's group_add and receive draws on this pool: the default
                 # ran out past ~200 sockets per process. Receiving blocks in BZPOPMIN for

@@ -52,7 +52,7 @@ def test_production_uses_postgres_and_redis_with_debug_off():
         PRODUCTION,
     )
     assert values == (
-        "False django.db.backends.postgresql channels_redis.pubsub.RedisPubSubChannelLayer "
+        "False django.db.backends.postgresql config.layers.PipelinedPubSubChannelLayer "
         "redis://cache.example:6379/0 True 31536000 10"
     )
 
