@@ -6,11 +6,13 @@ memory, applies the public action to it, and builds its own viewer's message wit
 `viewer_message`, the one function that turns a hand into what a seat or a spectator sees.
 """
 
+import asyncio
 import time
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
+from weakref import WeakValueDictionary
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -88,12 +90,22 @@ def off_loop(function: Callable) -> Callable:
     return database_sync_to_async(function, thread_sensitive=False)
 
 
-async def call_service(service: Callable, *args: Any, **kwargs: Any) -> Any:
+# One lock per table in this process: a table's changes made by this process's sockets wait
+# their turn here, on the event loop, rather than each holding a thread while it waits for
+# the table's row lock (four "next" presses at once used to hold four of the threads).
+_table_locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
+
+
+async def call_service(service: Callable, table_id: int, *args: Any, **kwargs: Any) -> Any:
     """Run a table service off the event loop, then send the changes it committed."""
+    lock = _table_locks.get(table_id)
+    if lock is None:
+        lock = _table_locks[table_id] = asyncio.Lock()
     outbox: list[tuple[str, dict]] = []
     token = _outbox.set(outbox)
     try:
-        return await off_loop(service)(*args, **kwargs)
+        async with lock:
+            return await off_loop(service)(table_id, *args, **kwargs)
     finally:
         _outbox.reset(token)
         layer = get_channel_layer()
