@@ -4,7 +4,7 @@ import random
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 
 from games.models import QueueEntry, Table
@@ -18,6 +18,7 @@ RULES = {"quick": "dominican", "duo": "dominican", "ranked": "tournament"}
 # The widest spread of displayed ratings (OpenSkill ordinals) allowed at a ranked table.
 RANKED_SPREAD = 8.0
 _SHUFFLE = random.SystemRandom()
+_ADVISORY_NAMESPACE = 0x6D6D  # "mm": this module's advisory locks
 
 
 def join_queue(
@@ -44,6 +45,7 @@ def join_queue(
             if table := _matched(person, entries):
                 return table
         QueueEntry.objects.filter(pk__in=[e.pk for e in entries]).delete()
+        _match_one_at_a_time(kind)
         QueueEntry.objects.create(user=user, partner=partner, kind=kind, rating=rating_of(user))
         waiting = list(
             QueueEntry.objects.select_for_update(of=("self",))
@@ -54,6 +56,19 @@ def join_queue(
         if group is None:
             return None
         return _open(kind, group)
+
+
+def _match_one_at_a_time(kind: str) -> None:
+    """Hold this kind's matching until the transaction ends.
+
+    Two presses at once would otherwise each miss the other's uncommitted entry, and both
+    wait for a third. PostgreSQL takes a transaction-level advisory lock; SQLite already
+    lets one writer at a time through.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            key = QueueEntry.Kind.values.index(kind)
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_ADVISORY_NAMESPACE, key])
 
 
 def _matched(user: AbstractBaseUser, entries: list[QueueEntry]) -> Table | None:

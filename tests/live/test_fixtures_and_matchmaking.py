@@ -148,6 +148,33 @@ def test_partners_pressing_at_once_share_one_table(db):
         QueueEntry.objects.all().delete()
 
 
+def press_quick_at_once(barrier: threading.Barrier, user) -> Table | None:
+    barrier.wait()
+    try:
+        return matchmaking.join_queue(user, "quick")
+    finally:
+        connection.close()
+
+
+def test_the_last_two_singles_pressing_at_once_still_open_a_table(db):
+    """Neither of two simultaneous presses sees the other's uncommitted entry, unless the
+    presses of one kind are matched one at a time."""
+    for round_ in range(5):
+        first, second, *last = make_players(4, f"q{round_}")
+        assert matchmaking.join_queue(first, "quick") is None
+        assert matchmaking.join_queue(second, "quick") is None
+        barrier = threading.Barrier(2)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            found = [
+                f.result() for f in [pool.submit(press_quick_at_once, barrier, u) for u in last]
+            ]
+        [table] = Table.objects.filter(seats__user=first)
+        assert table in found  # the later of the two presses opened it
+        assert {s.user for s in table.seats.all()} == {first, second, *last}
+        assert not QueueEntry.objects.filter(table=None).exists()
+        QueueEntry.objects.all().delete()
+
+
 def test_the_queue_page_follows_a_redirect_after_each_press(db, client):
     users = make_players(4, "v")
     join = reverse("join_queue")
