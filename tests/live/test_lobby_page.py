@@ -8,6 +8,7 @@ from django.conf import settings
 
 from games.engine import view
 from games.models import Seat, Table
+from games.services import matchmaking
 from games.services.messages import hand_state
 from tests.conftest import in_thread
 
@@ -142,6 +143,18 @@ def test_quick_match_brings_four_players_to_one_table(chromium, asgi_server):
         assert set(hand) == in_thread(tiles_held, table.pk, seats[user.pk])
     assert len({tile for hand in hands for tile in hand}) == 28
     close(*pages)
+
+
+def test_the_queue_page_leaves_when_the_player_stops_looking_elsewhere(chromium, asgi_server):
+    [user] = in_thread(make_players, 1, "w")
+    page = signed_in(chromium, asgi_server, user)
+    page.goto(f"{asgi_server}/play/")
+    page.click("#quick-match")
+    page.wait_for_url(QUEUE_URL)
+    in_thread(matchmaking.leave_queue, user)  # "Stop looking" pressed in another tab
+    page.wait_for_url(re.compile(r"/play/$"))
+    assert page.locator("#quick-match").is_visible()
+    close(page)
 
 
 def test_duo_match_seats_partners_opposite(chromium, asgi_server):
