@@ -20,6 +20,7 @@ MESSAGES = {
     "queue_partner": _("Your partner must be another player."),
     "no_table": _("There is no such table."),
     "not_replaced": _("Your seat is not played by a bot."),
+    "partner_playing": _("Your partner is playing at another table."),
 }
 
 

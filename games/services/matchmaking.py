@@ -27,7 +27,8 @@ def join_queue(
     """Queue the user (with a partner for duo) and open a table if four can now play.
 
     A user or partner already matched to an unfinished table is not queued again: that
-    table is returned, so the second partner of a pair to press finds the pair's table.
+    table is returned, so the second partner of a pair to press finds the pair's table. A
+    partner matched to a table without the user is refused (`partner_playing`).
     """
     if kind not in QueueEntry.Kind.values:
         raise TableError("bad_message")
@@ -43,6 +44,8 @@ def join_queue(
         entries = list(mine.select_for_update())
         for person in people:
             if table := _matched(person, entries):
+                if not table.seats.filter(user=user).exists():
+                    raise TableError("partner_playing")  # matched with other players
                 return table
         QueueEntry.objects.filter(pk__in=[e.pk for e in entries]).delete()
         _match_one_at_a_time(kind)

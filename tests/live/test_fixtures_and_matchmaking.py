@@ -8,7 +8,7 @@ import threading
 import pytest
 from django.db import connection
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.engine import legal_actions
 from games.models import QueueEntry, Seat, Table
@@ -109,7 +109,9 @@ def test_the_second_partner_to_press_finds_the_pairs_table(db):
     # A seated player pressing another kind of match is sent back to the table too.
     assert matchmaking.join_queue(b_partner, "quick") == table
     assert matchmaking.join_queue(a, "ranked") == table
-    assert matchmaking.join_queue(c, "duo", b) == table  # the partner is seated
+    with pytest.raises(TableError) as refused:  # naming a seated player as partner
+        matchmaking.join_queue(c, "duo", b)
+    assert refused.value.code == "partner_playing"
     assert QueueEntry.objects.filter(table=table).count() == 2
     # Another pair waits for a pair of its own rather than meeting the seated one.
     assert matchmaking.join_queue(c, "duo", c_partner) is None
@@ -173,6 +175,21 @@ def test_the_last_two_singles_pressing_at_once_still_open_a_table(db):
         assert {s.user for s in table.seats.all()} == {first, second, *last}
         assert not QueueEntry.objects.filter(table=None).exists()
         QueueEntry.objects.all().delete()
+
+
+def test_naming_a_partner_who_plays_at_another_table_is_refused(db):
+    singles = make_players(4, "m")
+    for user in singles:
+        table = matchmaking.join_queue(user, "quick")
+    me = make_players(1, "me")[0]
+    with pytest.raises(TableError) as refused:
+        matchmaking.join_queue(me, "duo", singles[0])
+    assert refused.value.code == "partner_playing"
+    with translation.override("en"):
+        assert refused.value.message == "Your partner is playing at another table."
+    assert not QueueEntry.objects.filter(user=me).exists()
+    assert matchmaking.queue_status(me) is None
+    assert matchmaking.queue_status(singles[0]) == table
 
 
 def test_the_queue_page_follows_a_redirect_after_each_press(db, client):
