@@ -278,7 +278,7 @@ async def run_level(url: str, made: list[tuple[int, list[str]]], seconds: float)
         "actions": len(stats.acked),
         "per_second": len(stats.acked) / elapsed,
         "p50": statistics.median(latencies) if latencies else float("nan"),
-        "p99": latencies[int(len(latencies) * 0.99) - 1] if latencies else float("nan"),
+        "p99": p99(latencies),
         "ack_p50": statistics.median(stats.ack_latency) if stats.ack_latency else float("nan"),
         "refused_sockets": stats.refused_sockets,
         "lost": lost,
@@ -289,6 +289,11 @@ async def run_level(url: str, made: list[tuple[int, list[str]]], seconds: float)
     }
 
 
+def p99(ordered: list[float]) -> float:
+    """The 99th percentile of sorted values (nan for none)."""
+    return ordered[max(0, int(len(ordered) * 0.99) - 1)] if ordered else float("nan")
+
+
 def print_timeline(sent_at: list[tuple[float, float]], window: float) -> None:
     """p50/p99 of the actions sent in each window of the run (where the hand ends fall)."""
     windows: dict[int, list[float]] = {}
@@ -296,10 +301,9 @@ def print_timeline(sent_at: list[tuple[float, float]], window: float) -> None:
         windows.setdefault(int(at // window), []).append(latency)
     for index, latencies in sorted(windows.items()):
         latencies.sort()
-        p99 = latencies[max(0, int(len(latencies) * 0.99) - 1)]
         print(f"    {index * window:>5.0f}-{(index + 1) * window:<5.0f}s {len(latencies):>6} "
               f"actions  p50 {statistics.median(latencies) * 1000:>7.1f} ms  "
-              f"p99 {p99 * 1000:>7.1f} ms")  # fmt: skip
+              f"p99 {p99(latencies) * 1000:>7.1f} ms")  # fmt: skip
 
 
 def check_database(made: list[tuple[int, list[str]]], stats: Stats) -> tuple[int, int]:

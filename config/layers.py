@@ -42,16 +42,20 @@ class PipelinedShardConnection(RedisSingleShardConnection):
                             pipe.publish(channel, message)
                         await pipe.execute()
             except Exception as error:
-                outcome = error
+                _settle(batch, error)
             else:
-                outcome = None
-            for *_, sent in batch:
-                if sent.done():
-                    continue
-                if outcome is None:
-                    sent.set_result(None)
-                else:
-                    sent.set_exception(outcome)
+                _settle(batch, None)
+
+
+def _settle(batch: list[tuple[str, bytes, asyncio.Future]], error: Exception | None) -> None:
+    """Wake the senders of a batch: published, or with the error that stopped it."""
+    for *_, sent in batch:
+        if sent.done():  # its sender was cancelled
+            continue
+        if error is None:
+            sent.set_result(None)
+        else:
+            sent.set_exception(error)
 
 
 class PipelinedLoopLayer(RedisPubSubLoopLayer):

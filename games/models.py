@@ -19,29 +19,36 @@ Converters = tuple[tuple[Any, list], ...]  # per column: (the column, its conver
 
 
 @dataclass(frozen=True)
+class _Columns:
+    """How to turn one model's columns of a row into an instance."""
+
+    model: type[models.Model]
+    attnames: tuple[str, ...]
+    converters: Converters
+
+    def load(self, alias: str, values: tuple, connection: BaseDatabaseWrapper) -> models.Model:
+        values = list(values)
+        for index, (column, functions) in enumerate(self.converters):
+            for function in functions:
+                values[index] = function(values[index], column, connection)
+        return self.model.from_db(alias, self.attnames, values)
+
+
+@dataclass(frozen=True)
 class _SeatsQuery:
-    """`with_seats`'s SQL for one database, and how to convert its table and seat columns."""
+    """`with_seats`'s SQL for one database, and how to load its table and seat columns."""
 
     sql: str
-    table: Converters
-    seat: Converters
+    table: _Columns
+    seat: _Columns
 
 
-def _converters(model: type[models.Model], connection: BaseDatabaseWrapper) -> Converters:
-    columns = [field.get_col(model._meta.db_table) for field in model._meta.concrete_fields]
-    ops = connection.ops
-    return tuple((c, ops.get_db_converters(c) + c.get_db_converters(connection)) for c in columns)
-
-
-def _load(
-    model: type[models.Model], alias: str, values: tuple, converters: Converters,
-    connection: BaseDatabaseWrapper,
-) -> models.Model:  # fmt: skip
-    values = list(values)
-    for index, (column, functions) in enumerate(converters):
-        for function in functions:
-            values[index] = function(values[index], column, connection)
-    return model.from_db(alias, [f.attname for f in model._meta.concrete_fields], values)
+def _columns(model: type[models.Model], connection: BaseDatabaseWrapper) -> _Columns:
+    fields = model._meta.concrete_fields
+    columns = [field.get_col(model._meta.db_table) for field in fields]
+    backend = connection.ops.get_db_converters
+    converters = tuple((c, backend(c) + c.get_db_converters(connection)) for c in columns)
+    return _Columns(model, tuple(f.attname for f in fields), converters)
 
 
 @cache
@@ -62,7 +69,7 @@ def _seats_query(alias: str, lock: bool) -> _SeatsQuery:
     if lock and connection.features.has_select_for_update:
         of = (table,) if connection.features.has_select_for_update_of else ()
         sql += " " + connection.ops.for_update_sql(of=of)
-    return _SeatsQuery(sql, _converters(Table, connection), _converters(Seat, connection))
+    return _SeatsQuery(sql, _columns(Table, connection), _columns(Seat, connection))
 
 
 class TableManager(models.Manager):
@@ -80,9 +87,9 @@ class TableManager(models.Manager):
             rows = cursor.fetchall()
         if not rows:
             return None
-        width = len(query.table)
-        table = _load(Table, alias, rows[0][:width], query.table, connection)
-        seats = [_load(Seat, alias, row[width:], query.seat, connection) for row in rows]
+        width = len(query.table.attnames)
+        table = query.table.load(alias, rows[0][:width], connection)
+        seats = [query.seat.load(alias, row[width:], connection) for row in rows]
         for seat in seats:
             seat.table = table
         table._prefetched_objects_cache = {"seats": seats}

@@ -118,6 +118,16 @@ def test_private_table_from_the_lobby_fills_from_its_invite_link(chromium, asgi_
     close(page, *guests)
 
 
+def pressed(page, *, last: bool) -> None:
+    """After a matchmaking press: the queue page, or for the press that completes a table,
+    the queue page or the table already."""
+    if last:
+        page.wait_for_url(QUEUE_OR_TABLE_URL)
+    else:
+        page.wait_for_url(QUEUE_URL)
+        page.wait_for_selector("#queue")
+
+
 def test_quick_match_brings_four_players_to_one_table(chromium, asgi_server):
     users = in_thread(make_players, 4, "q")
     pages = [signed_in(chromium, asgi_server, user) for user in users]
@@ -126,11 +136,7 @@ def test_quick_match_brings_four_players_to_one_table(chromium, asgi_server):
         if i == 3:
             assert in_thread(Table.objects.filter(kind="quick").count) == 0
         page.click("#quick-match")
-        if i < 3:  # nobody is matched before the fourth player comes
-            page.wait_for_url(QUEUE_URL)
-            page.wait_for_selector("#queue")
-        else:
-            page.wait_for_url(QUEUE_OR_TABLE_URL)
+        pressed(page, last=i == 3)  # nobody is matched before the fourth player comes
     for page in pages:
         page.wait_for_url(TABLE_URL)
     assert len({page.url for page in pages}) == 1
@@ -164,11 +170,7 @@ def test_duo_match_seats_partners_opposite(chromium, asgi_server):
         page.goto(f"{asgi_server}/play/")
         page.fill("#id_partner", partner.username)
         page.click("#duo-match")
-        if i == 0:  # the first pair waits for a second one
-            page.wait_for_url(QUEUE_URL)
-            page.wait_for_selector("#queue")
-        else:
-            page.wait_for_url(QUEUE_OR_TABLE_URL)
+        pressed(page, last=i == 1)  # the first pair waits for a second one
     for page in leaders:
         page.wait_for_url(TABLE_URL)
     assert leaders[0].url == leaders[1].url
