@@ -4,6 +4,7 @@ import asyncio
 import concurrent.futures
 import itertools
 import json
+import time
 import uuid
 
 import pytest
@@ -13,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 
+from games.consumers import BURST, RATE_PER_SECOND
 from games.engine.tiles import PARSE
 from games.models import Table
 from games.services import tables
@@ -76,6 +78,9 @@ class TableSocket:
         self.received: list[dict] = []
         self.state: dict | None = None  # the last snapshot/update/missed
         self.socket = None
+        # The server closes a socket past its rate limit; this client keeps under it, as a
+        # person at the table does (a flood test writes to `self.socket` itself).
+        self._tokens, self._stamp = float(BURST - 2), time.monotonic()
 
     async def __aenter__(self) -> "TableSocket":
         await self.connect()
@@ -93,6 +98,14 @@ class TableSocket:
         return await self.expect("snapshot", "missed")
 
     async def send(self, message: dict) -> None:
+        rate = RATE_PER_SECOND * 0.9
+        now = time.monotonic()
+        self._tokens = min(BURST - 2, self._tokens + (now - self._stamp) * rate)
+        self._stamp = now
+        if self._tokens < 1:
+            await asyncio.sleep((1 - self._tokens) / rate)
+            self._tokens, self._stamp = 1.0, time.monotonic()
+        self._tokens -= 1
         await self.socket.send(json.dumps(message))
 
     async def recv(self, timeout: float = 10) -> dict:

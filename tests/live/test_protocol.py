@@ -1,6 +1,7 @@
 """The table protocol against a running server, with real WebSocket clients."""
 
 import asyncio
+import json
 
 import pytest
 import websockets
@@ -188,7 +189,7 @@ def test_a_flood_is_closed_with_1008(asgi_server, players):
         await socket.connect()
         with pytest.raises(websockets.ConnectionClosed):
             for _ in range(40):  # a burst, then only reading: no data races the close
-                await socket.send({"type": "hello", "version": 0})
+                await socket.socket.send(json.dumps({"type": "hello", "version": 0}))
             while True:
                 await socket.recv()
         return socket.socket.close_code
