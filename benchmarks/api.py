@@ -81,16 +81,23 @@ def build(pairs: int, rounds: int) -> str:
     club = Organisation.objects.create(name="Club Benchmark", slug="club-benchmark")
     owner = get_user_model().objects.create_user("bench-owner")
     Membership.objects.create(organisation=club, user=owner, role=Membership.Role.OWNER)
-    event = events.create_event(owner, club, name="Open 500", format=Event.Format.SWISS,
-                                rule_preset="tournament")  # fmt: skip
+    event = events.create_event(
+        owner, club, name="Open 500", format=Event.Format.SWISS, rule_preset="tournament"
+    )
     players = Player.objects.bulk_create(
         Player(display_name=f"Player {i:04d}", club=club) for i in range(2 * pairs)
     )
     entries = Entry.objects.bulk_create(
-        Entry(event=event, name=f"Pair {i:03d}", club=club, player_1=players[2 * i],
-              player_2=players[2 * i + 1], lot=i + 1)
+        Entry(
+            event=event,
+            name=f"Pair {i:03d}",
+            club=club,
+            player_1=players[2 * i],
+            player_2=players[2 * i + 1],
+            lot=i + 1,
+        )
         for i in range(pairs)
-    )  # fmt: skip
+    )
     rng = random.Random(7)
     now = timezone.now()
     for number in range(1, rounds + 1):
@@ -99,19 +106,30 @@ def build(pairs: int, rounds: int) -> str:
         rng.shuffle(order)
         played = number < rounds
         matches = Match.objects.bulk_create(
-            Match(event=event, round=round_, entry_a=order[k], entry_b=order[k + 1],
-                  table=k // 2 + 1,
-                  status=Match.Status.PLAYED if played else Match.Status.SCHEDULED)
+            Match(
+                event=event,
+                round=round_,
+                entry_a=order[k],
+                entry_b=order[k + 1],
+                table=k // 2 + 1,
+                status=Match.Status.PLAYED if played else Match.Status.SCHEDULED,
+            )
             for k in range(0, len(order) - 1, 2)
-        )  # fmt: skip
+        )
         if played:
             Result.objects.bulk_create(
-                Result(match=m, status=Result.Status.CONFIRMED, games_a=int(a), games_b=int(not a),
-                       points_a=150 if a else rng.randrange(0, 150),
-                       points_b=rng.randrange(0, 150) if a else 150, confirmed=now)
+                Result(
+                    match=m,
+                    status=Result.Status.CONFIRMED,
+                    games_a=int(a),
+                    games_b=int(not a),
+                    points_a=150 if a else rng.randrange(0, 150),
+                    points_b=rng.randrange(0, 150) if a else 150,
+                    confirmed=now,
+                )
                 for m in matches
                 for a in [rng.random() < 0.5]
-            )  # fmt: skip
+            )
     Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
     return event.slug
 
@@ -125,11 +143,25 @@ def free_port() -> int:
 def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, int]:
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "granian", "--interface", "asginl", "--host", "127.0.0.1",
-         "--port", str(port), "--workers", "2", "--log-level", "warning",
-         "config.asgi:application"],
-        cwd=ROOT, env=env,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "granian",
+            "--interface",
+            "asginl",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            "2",
+            "--log-level",
+            "warning",
+            "config.asgi:application",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:

@@ -65,17 +65,50 @@ def start_services(log_dir: Path) -> tuple[list[subprocess.Popen], str]:
     port = free_port()
     log_dir.mkdir(parents=True, exist_ok=True)
     server = subprocess.Popen(
-        [sys.executable, "-m", "granian", "--interface", "asginl", "--host", "127.0.0.1",
-         "--port", str(port), "--workers", "2", "--log-level", "warning",
-         "config.asgi:application"],
-        cwd=BASE, stdout=(log_dir / "server.log").open("w"), stderr=subprocess.STDOUT,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "granian",
+            "--interface",
+            "asginl",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            "2",
+            "--log-level",
+            "warning",
+            "config.asgi:application",
+        ],
+        cwd=BASE,
+        stdout=(log_dir / "server.log").open("w"),
+        stderr=subprocess.STDOUT,
+    )
     worker_log = log_dir / "worker.log"
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "threads", "-c", "4",
-         "-l", "WARNING", "--without-gossip", "--without-mingle", "-n", f"bench-{os.getpid()}@%h"],
-        cwd=BASE, stdout=worker_log.open("w"), stderr=subprocess.STDOUT,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-P",
+            "threads",
+            "-c",
+            "4",
+            "-l",
+            "WARNING",
+            "--without-gossip",
+            "--without-mingle",
+            "-n",
+            f"bench-{os.getpid()}@%h",
+        ],
+        cwd=BASE,
+        stdout=worker_log.open("w"),
+        stderr=subprocess.STDOUT,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     while True:
@@ -155,18 +188,28 @@ class Table:
         self.moved_at = -1  # the last version a move was made against
 
 
-async def seat_client(url: str, table: Table, seat: int, cookie: str, stats: Stats,
-                      stop: asyncio.Event, done: asyncio.Event,
-                      ready: asyncio.Barrier) -> None:  # fmt: skip
+async def seat_client(
+    url: str,
+    table: Table,
+    seat: int,
+    cookie: str,
+    stats: Stats,
+    stop: asyncio.Event,
+    done: asyncio.Event,
+    ready: asyncio.Barrier,
+) -> None:
     import websockets
 
     ws_url = url.replace("http://", "ws://") + f"/ws/tables/{table.pk}/"
     rng = random.Random(table.pk * 10 + seat)
     try:
         ws = await websockets.connect(
-            ws_url, origin=url, additional_headers={"Cookie": cookie}, max_queue=None,
+            ws_url,
+            origin=url,
+            additional_headers={"Cookie": cookie},
+            max_queue=None,
             open_timeout=60,
-        )  # fmt: skip
+        )
     except (OSError, websockets.InvalidHandshake, TimeoutError):
         stats.refused_sockets += 1
         await ready.wait()
@@ -186,8 +229,16 @@ async def seat_client(url: str, table: Table, seat: int, cookie: str, stats: Sta
             action = rng.choice(view["hand"]["legal_actions"])
             stats.sent[(table.pk, version + 1)] = time.perf_counter()
             table.next_move = time.perf_counter() + MOVE_EVERY
-            await ws.send(json.dumps({"type": "play", "action": action, "version": version,
-                                      "id": f"{table.pk}-{version}"}))  # fmt: skip
+            await ws.send(
+                json.dumps(
+                    {
+                        "type": "play",
+                        "action": action,
+                        "version": version,
+                        "id": f"{table.pk}-{version}",
+                    }
+                )
+            )
 
         async def read() -> None:
             nonlocal state, sent_next
@@ -225,21 +276,29 @@ async def seat_client(url: str, table: Table, seat: int, cookie: str, stats: Sta
                 facts = message["table"]
                 # "next" once a hand, as a player presses it once (not again for every
                 # update that arrives before its own "ready").
-                if (facts["status"] == "between" and seat not in facts["ready"]
-                        and sent_next != facts["hand_number"]):  # fmt: skip
+                if (
+                    facts["status"] == "between"
+                    and seat not in facts["ready"]
+                    and sent_next != facts["hand_number"]
+                ):
                     sent_next = facts["hand_number"]
                     await ws.send(json.dumps({"type": "next", "id": f"n{version}"}))
                 hand = message["hand"]
-                if (facts["status"] == "playing" and hand["turn"] == seat
-                        and hand["legal_actions"] and version > table.moved_at
-                        and not stop.is_set()):  # fmt: skip
+                if (
+                    facts["status"] == "playing"
+                    and hand["turn"] == seat
+                    and hand["legal_actions"]
+                    and version > table.moved_at
+                    and not stop.is_set()
+                ):
                     table.moved_at = version
                     asyncio.ensure_future(move(message))
 
         # Moves stop at `stop`; answers are read until `done`.
         reader = asyncio.ensure_future(read())
-        await asyncio.wait([reader, asyncio.ensure_future(done.wait())],
-                           return_when=asyncio.FIRST_COMPLETED)  # fmt: skip
+        await asyncio.wait(
+            [reader, asyncio.ensure_future(done.wait())], return_when=asyncio.FIRST_COMPLETED
+        )
         reader.cancel()
 
 
@@ -250,9 +309,9 @@ async def run_level(url: str, made: list[tuple[int, list[str]]], seconds: float)
     clients, tables = [], [Table(pk) for pk, _ in made]
     for table, (_, cookies) in zip(tables, made, strict=True):
         for seat, cookie in enumerate(cookies):
-            clients.append(asyncio.create_task(
-                seat_client(url, table, seat, cookie, stats, stop, done, ready)
-            ))  # fmt: skip
+            clients.append(
+                asyncio.create_task(seat_client(url, table, seat, cookie, stats, stop, done, ready))
+            )
     await ready.wait()
     started = time.perf_counter()
     # Independent tables: each its own phase in the 2-second cycle, not all moving at once
@@ -301,9 +360,11 @@ def print_timeline(sent_at: list[tuple[float, float]], window: float) -> None:
         windows.setdefault(int(at // window), []).append(latency)
     for index, latencies in sorted(windows.items()):
         latencies.sort()
-        print(f"    {index * window:>5.0f}-{(index + 1) * window:<5.0f}s {len(latencies):>6} "
-              f"actions  p50 {statistics.median(latencies) * 1000:>7.1f} ms  "
-              f"p99 {p99(latencies) * 1000:>7.1f} ms")  # fmt: skip
+        print(
+            f"    {index * window:>5.0f}-{(index + 1) * window:<5.0f}s {len(latencies):>6} "
+            f"actions  p50 {statistics.median(latencies) * 1000:>7.1f} ms  "
+            f"p99 {p99(latencies) * 1000:>7.1f} ms"
+        )
 
 
 def check_database(made: list[tuple[int, list[str]]], stats: Stats) -> tuple[int, int]:
@@ -322,16 +383,30 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", default="50,100,200,300")
     parser.add_argument("--seconds", type=float, default=20)
-    parser.add_argument("--timeline", type=float, default=0, metavar="SECONDS",
-                        help="also print p50/p99 of the actions sent in each window")  # fmt: skip
+    parser.add_argument(
+        "--timeline",
+        type=float,
+        default=0,
+        metavar="SECONDS",
+        help="also print p50/p99 of the actions sent in each window",
+    )
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     prepare_database()
     processes, url = start_services(BASE / "var" / "bench" / "logs")
     broke = None
-    heads = ("tables", "actions/s", "p50 ms", "p99 ms", "lost", "dup", "refused", "ack p50 ms",
-             "no socket")  # fmt: skip
+    heads = (
+        "tables",
+        "actions/s",
+        "p50 ms",
+        "p99 ms",
+        "lost",
+        "dup",
+        "refused",
+        "ack p50 ms",
+        "no socket",
+    )
     widths = (6, 10, 8, 8, 5, 4, 8, 10, 8)
     print(" ".join(f"{h:>{w}}" for h, w in zip(heads, widths, strict=True)))
     try:
@@ -340,10 +415,12 @@ def main() -> None:
             result = asyncio.run(run_level(url, made, args.seconds))
             missing, unacked = check_database(made, result["stats"])
             lost, duplicated = result["lost"] + missing, result["duplicated"] + unacked
-            print(f"{count:>6} {result['per_second']:>10.1f} {result['p50'] * 1000:>8.1f} "
-                  f"{result['p99'] * 1000:>8.1f} {lost:>5} {duplicated:>4} {result['errors']:>8} "
-                  f"{result['ack_p50'] * 1000:>10.1f} {result['refused_sockets']:>8}",
-                  flush=True)  # fmt: skip
+            print(
+                f"{count:>6} {result['per_second']:>10.1f} {result['p50'] * 1000:>8.1f} "
+                f"{result['p99'] * 1000:>8.1f} {lost:>5} {duplicated:>4} {result['errors']:>8} "
+                f"{result['ack_p50'] * 1000:>10.1f} {result['refused_sockets']:>8}",
+                flush=True,
+            )
             if args.timeline:
                 print_timeline(result["sent_at"], args.timeline)
             failed = lost or duplicated or result["refused_sockets"]

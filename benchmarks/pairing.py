@@ -33,8 +33,10 @@ def best_time(call):
 
 def main() -> None:
     print(f"One round after {HISTORY} rounds of simulated history (random results)\n")
-    print(f"{'system':<9} {'size':>5} {'time (s)':>9} {'rematches':>9} {'rep. partners':>13}"
-          f" {'rep. opponents':>14}")  # fmt: skip
+    print(
+        f"{'system':<9} {'size':>5} {'time (s)':>9} {'rematches':>9} {'rep. partners':>13}"
+        f" {'rep. opponents':>14}"
+    )
     for size in SIZES:
         ((entrants, _),) = deque(swiss_event(size, HISTORY + 1, seed=size), maxlen=1)
         seconds, result = best_time(partial(pair_swiss, entrants))

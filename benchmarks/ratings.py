@@ -44,8 +44,9 @@ def load(matches: int, players: int, seed: int):
     pairs = {}
     for _ in range(players * 10):
         first, second = rng.sample(people, 2)
-        pairs.setdefault((first, second), Entry(event=event, name="pair", player_1_id=first,
-                                                player_2_id=second))  # fmt: skip
+        pairs.setdefault(
+            (first, second), Entry(event=event, name="pair", player_1_id=first, player_2_id=second)
+        )
     Entry.objects.bulk_create(pairs.values(), batch_size=5000)
     entries = list(
         Entry.objects.filter(event=event).values_list("pk", "player_1_id", "player_2_id")
@@ -53,10 +54,12 @@ def load(matches: int, players: int, seed: int):
     per_round = 50
     start = datetime(2024, 1, 1, 19, tzinfo=UTC)
     Round.objects.bulk_create(
-        [Round(event=event, number=n + 1, date=(start + timedelta(days=n // 3)).date())
-         for n in range(matches // per_round + 1)],
+        [
+            Round(event=event, number=n + 1, date=(start + timedelta(days=n // 3)).date())
+            for n in range(matches // per_round + 1)
+        ],
         batch_size=5000,
-    )  # fmt: skip
+    )
     rounds = list(Round.objects.filter(event=event).order_by("number").values_list("pk", flat=True))
     rows = []
     while len(rows) < matches:
@@ -64,9 +67,16 @@ def load(matches: int, players: int, seed: int):
         if len({a[1], a[2], b[1], b[2]}) < 4:
             continue
         i = len(rows)
-        rows.append(Match(event=event, round_id=rounds[i // per_round], entry_a_id=a[0],
-                          entry_b_id=b[0], status=Match.Status.PLAYED,
-                          scheduled=start + timedelta(minutes=7 * i)))  # fmt: skip
+        rows.append(
+            Match(
+                event=event,
+                round_id=rounds[i // per_round],
+                entry_a_id=a[0],
+                entry_b_id=b[0],
+                status=Match.Status.PLAYED,
+                scheduled=start + timedelta(minutes=7 * i),
+            )
+        )
     Match.objects.bulk_create(rows, batch_size=5000)
     now = timezone.now()
     results, games = [], []
@@ -78,9 +88,17 @@ def load(matches: int, players: int, seed: int):
     ):
         games_a = rng.choice((0, 1, 2)) if rng.random() < 0.02 else rng.choice((0, 2))
         games_b = 1 if games_a == 1 else 2 - games_a
-        results.append(Result(match_id=pk, status=Result.Status.CONFIRMED, games_a=games_a,
-                              games_b=games_b, points_a=100 * games_a, points_b=100 * games_b,
-                              confirmed=now))  # fmt: skip
+        results.append(
+            Result(
+                match_id=pk,
+                status=Result.Status.CONFIRMED,
+                games_a=games_a,
+                games_b=games_b,
+                points_a=100 * games_a,
+                points_b=100 * games_b,
+                confirmed=now,
+            )
+        )
         ranks = [0, 0] if games_a == games_b else ([0, 1] if games_a > games_b else [1, 0])
         games.append((players_of[a] + players_of[b], ranks))
     Result.objects.bulk_create(results, batch_size=5000)
@@ -94,8 +112,10 @@ def by_openskill(games) -> dict:
     model = PlackettLuce()
     ratings = {}
     for four, ranks in games:
-        teams = [[ratings.get(p) or model.rating() for p in four[:2]],
-                 [ratings.get(p) or model.rating() for p in four[2:]]]  # fmt: skip
+        teams = [
+            [ratings.get(p) or model.rating() for p in four[:2]],
+            [ratings.get(p) or model.rating() for p in four[2:]],
+        ]
         new = model.rate(teams, ranks=ranks)
         ratings.update(zip(four, new[0] + new[1], strict=True))
     return {p: (r.mu, r.sigma) for p, r in ratings.items()}
@@ -127,10 +147,13 @@ def run(args) -> None:
     from league.ratings import services
     from league.ratings.models import RatedMatch, Rating, RatingChange
 
-    print(f"{args.matches:,} matches among {args.players:,} players (PostgreSQL "
-          f"{connection.pg_version // 10000})")  # fmt: skip
-    pool, games = timed("load the league (not part of the replay)", load, args.matches,
-                        args.players, args.seed)  # fmt: skip
+    print(
+        f"{args.matches:,} matches among {args.players:,} players (PostgreSQL "
+        f"{connection.pg_version // 10000})"
+    )
+    pool, games = timed(
+        "load the league (not part of the replay)", load, args.matches, args.players, args.seed
+    )
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
 
@@ -140,16 +163,29 @@ def run(args) -> None:
 
     timed("index the pool's matches", index)
     assert RatedMatch.objects.filter(pool=pool).count() == args.matches
-    rated = timed("replay, no history yet", services.replay, pool.pk, services.FROM_START,
-                  matches=args.matches)  # fmt: skip
-    rated_again = timed("replay, replacing the whole history", services.replay, pool.pk,
-                        services.FROM_START, matches=args.matches)  # fmt: skip
+    rated = timed(
+        "replay, no history yet",
+        services.replay,
+        pool.pk,
+        services.FROM_START,
+        matches=args.matches,
+    )
+    rated_again = timed(
+        "replay, replacing the whole history",
+        services.replay,
+        pool.pk,
+        services.FROM_START,
+        matches=args.matches,
+    )
     assert rated == rated_again == args.matches
     assert RatingChange.objects.filter(pool=pool).count() == 4 * args.matches
-    print(f"{Rating.objects.filter(pool=pool).count():,} ratings, "
-          f"{4 * args.matches:,} rating changes written")  # fmt: skip
-    reference = timed("openskill alone, in memory (reference)", by_openskill, games,
-                      matches=args.matches)  # fmt: skip
+    print(
+        f"{Rating.objects.filter(pool=pool).count():,} ratings, "
+        f"{4 * args.matches:,} rating changes written"
+    )
+    reference = timed(
+        "openskill alone, in memory (reference)", by_openskill, games, matches=args.matches
+    )
     stored = {r.player_id: (r.mu, r.sigma) for r in Rating.objects.filter(pool=pool)}
     print("the replay's ratings equal openskill's:", stored == reference)
     print("load average:", " ".join(f"{x:.1f}" for x in os.getloadavg()))

@@ -36,15 +36,29 @@ def load(pairs: int, seed: int):
     )
     people = list(Player.objects.filter(club=club).values_list("pk", flat=True))
     event = Event.objects.create(
-        organisation=club, name=f"Liga {pairs}", slug=f"liga-{pairs}", rule_preset="dominican",
-        tiebreaks=["match_wins", "games_won", "point_difference", "points_for", "head_to_head",
-                   "lots"],
-    )  # fmt: skip
+        organisation=club,
+        name=f"Liga {pairs}",
+        slug=f"liga-{pairs}",
+        rule_preset="dominican",
+        tiebreaks=[
+            "match_wins",
+            "games_won",
+            "point_difference",
+            "points_for",
+            "head_to_head",
+            "lots",
+        ],
+    )
     Entry.objects.bulk_create(
-        Entry(event=event, name=f"Pair {i}", player_1_id=people[2 * i],
-              player_2_id=people[2 * i + 1], lot=i + 1)
+        Entry(
+            event=event,
+            name=f"Pair {i}",
+            player_1_id=people[2 * i],
+            player_2_id=people[2 * i + 1],
+            lot=i + 1,
+        )
         for i in range(pairs)
-    )  # fmt: skip
+    )
     entries = list(Entry.objects.filter(event=event).values_list("pk", flat=True))
     schedule = round_robin(entries)[:ROUNDS]
     rounds = Round.objects.bulk_create(Round(event=event, number=r.number) for r in schedule)
@@ -67,7 +81,7 @@ def load(pairs: int, seed: int):
                 points_a=winner if a_wins else loser,
                 points_b=loser if a_wins else winner,
                 shutout=loser == 0,
-            )  # fmt: skip
+            )
         )
     Result.objects.bulk_create(results, batch_size=5000)
     return event
@@ -103,8 +117,10 @@ def run(args) -> None:
 
     events = {size: load(size, seed=size) for size in (50, 500)}
     counts = {}
-    print(f"{'pairs':>6} {'results':>8} {'compute (table + positions)':>28} "
-          f"{'table only':>12} {'queries':>8} {'cached':>8}")  # fmt: skip
+    print(
+        f"{'pairs':>6} {'results':>8} {'compute (table + positions)':>28} "
+        f"{'table only':>12} {'queries':>8} {'cached':>8}"
+    )
     for size, event in events.items():
 
         def table_only(event=event, size=size):
@@ -122,11 +138,15 @@ def run(args) -> None:
         cached_ms, _ = timed(lambda event=event: standings.table(event), args.repeat)
         counts[size] = (full_queries, table_queries)
         played = standings.outcomes_for(event)
-        print(f"{size:>6} {len(played):>8} {full_ms:>25.1f} ms {table_ms:>9.1f} ms "
-              f"{full_queries:>8} {cached_ms:>5.1f} ms")  # fmt: skip
+        print(
+            f"{size:>6} {len(played):>8} {full_ms:>25.1f} ms {table_ms:>9.1f} ms "
+            f"{full_queries:>8} {cached_ms:>5.1f} ms"
+        )
     same = counts[50] == counts[500]
-    print(f"query count at 50 and 500 pairs: {counts[50]} and {counts[500]} "
-          f"({'the same' if same else 'DIFFERENT'})")  # fmt: skip
+    print(
+        f"query count at 50 and 500 pairs: {counts[50]} and {counts[500]} "
+        f"({'the same' if same else 'DIFFERENT'})"
+    )
     print(f"load average: {os.getloadavg()[0]:.1f}")
     if not same:
         sys.exit(1)

@@ -122,9 +122,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._hello(content.get("version"))
             return
         handler = {
-            "play": self._play, "next": self._next, "sit": self._sit, "bot": self._bot,
+            "play": self._play,
+            "next": self._next,
+            "sit": self._sit,
+            "bot": self._bot,
             "back": self._back,
-        }  # fmt: skip
+        }
         if kind not in handler:
             await self._refuse("bad_message", content)
             return
@@ -150,9 +153,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def _play(self, content: dict) -> None:
         await self._call(
-            content, tables.act, self.table_id, self.user, action=content.get("action"),
-            version=content.get("version"), client_id=content.get("id"),
-        )  # fmt: skip
+            content,
+            tables.act,
+            self.table_id,
+            self.user,
+            action=content.get("action"),
+            version=content.get("version"),
+            client_id=content.get("id"),
+        )
 
     async def _next(self, content: dict) -> None:
         await self._call(content, tables.press_next, self.table_id, self.user)

@@ -29,22 +29,30 @@ class PrivateTableForm(forms.Form):
         label=_("Seconds per turn"), required=False, min_value=5, max_value=600
     )
     opening_tile = forms.ChoiceField(
-        label=_("Opening tile"), required=False,
+        label=_("Opening tile"),
+        required=False,
         choices=[("", _("As the rules say"))] + [(t, t) for t in TILES],
-    )  # fmt: skip
+    )
     table_points = forms.TypedChoiceField(
-        label=_("Table points (multiples of five)"), required=False, coerce=int,
-        empty_value=None, choices=[("", _("As the rules say")), (0, _("Off")), (5, _("On"))],
-    )  # fmt: skip
+        label=_("Table points (multiples of five)"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+        choices=[("", _("As the rules say")), (0, _("Off")), (5, _("On"))],
+    )
     bonus_cap = forms.TypedChoiceField(
-        label=_("Bonuses cannot win the match"), required=False, empty_value=None,
-        coerce=lambda v: v == "1", choices=[("", _("As the rules say")), ("1", _("Yes")),
-                                            ("0", _("No"))],
-    )  # fmt: skip
+        label=_("Bonuses cannot win the match"),
+        required=False,
+        empty_value=None,
+        coerce=lambda v: v == "1",
+        choices=[("", _("As the rules say")), ("1", _("Yes")), ("0", _("No"))],
+    )
     other = forms.CharField(
-        label=_("Other options (JSON)"), required=False, widget=forms.Textarea(attrs={"rows": 2}),
+        label=_("Other options (JSON)"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
         help_text=_('For example {"spinner": true}'),
-    )  # fmt: skip
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -70,8 +78,9 @@ class PrivateTableForm(forms.Form):
         try:
             rules = rules_from_spec(spec)
         except (RulesError, TypeError) as error:
-            raise forms.ValidationError(_("Those rules are not valid: %(error)s"),
-                                        params={"error": error}) from error  # fmt: skip
+            raise forms.ValidationError(
+                _("Those rules are not valid: %(error)s"), params={"error": error}
+            ) from error
         if rules.players != 4 or not rules.pairs:
             raise forms.ValidationError(_("Live tables seat four players in two pairs."))
         data["spec"] = spec

@@ -126,13 +126,19 @@ class Table(models.Model):
         _("absent seat"), max_length=8, choices=Absence.choices, default=Absence.BOT
     )
     host = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="hosted_tables",
-    )  # fmt: skip
+    )
     fixture = models.OneToOneField(
-        "league.Match", null=True, blank=True, on_delete=models.SET_NULL,
+        "league.Match",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="live_table",
-    )  # fmt: skip
+    )
     version = models.PositiveIntegerField(default=0)
     hand_number = models.PositiveIntegerField(default=0)
     state = models.JSONField(null=True, blank=True)  # the live hand (hidden: never sent)
@@ -167,9 +173,12 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="seats",
-    )  # fmt: skip
+    )
     name = models.CharField(max_length=80, blank=True)
     bot = models.BooleanField(default=False)
 
@@ -181,7 +190,7 @@ class Seat(models.Model):
                 fields=["table", "user"],
                 condition=models.Q(user__isnull=False),
                 name="one_seat_per_user",
-            ),  # fmt: skip
+            ),
         ]
 
     def __str__(self) -> str:
@@ -226,9 +235,12 @@ class Action(models.Model):
     auto = models.BooleanField(default=False)
     version = models.PositiveIntegerField()  # the table's version after this action
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="+",
-    )  # fmt: skip
+    )
     client_id = models.CharField(max_length=64, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
@@ -243,7 +255,7 @@ class Action(models.Model):
                 fields=["table", "user", "client_id"],
                 condition=~models.Q(client_id=""),
                 name="unique_action_client_id",
-            ),  # fmt: skip
+            ),
         ]
 
     def __str__(self) -> str:
@@ -262,9 +274,12 @@ class QueueEntry(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_entry"
     )
     partner = models.OneToOneField(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
         related_name="+",
-    )  # fmt: skip
+    )
     kind = models.CharField(max_length=8, choices=Kind.choices)
     rating = models.FloatField(default=0)
     created = models.DateTimeField(auto_now_add=True)

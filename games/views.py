@@ -106,9 +106,10 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
         "invite": request.build_absolute_uri(reverse("table", args=[table.code])),
     }
     return render(
-        request, "games/table.html",
+        request,
+        "games/table.html",
         {"table": table, "config": config, "strings": table_strings()},
-    )  # fmt: skip
+    )
 
 
 @login_required

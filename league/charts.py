@@ -4,8 +4,20 @@ from dataclasses import dataclass
 
 from .services.standings import Table
 
-PALETTE = ("#0f5132", "#c0392b", "#1f6feb", "#b8860b", "#6f42c1", "#d63384", "#198754",
-           "#fd7e14", "#0dcaf0", "#6c757d", "#20c997", "#8b4513")  # fmt: skip
+PALETTE = (
+    "#0f5132",
+    "#c0392b",
+    "#1f6feb",
+    "#b8860b",
+    "#6f42c1",
+    "#d63384",
+    "#198754",
+    "#fd7e14",
+    "#0dcaf0",
+    "#6c757d",
+    "#20c997",
+    "#8b4513",
+)
 WIDTH, ROW, LEFT, RIGHT, TOP = 720, 26, 40, 250, 24
 
 

@@ -24,8 +24,7 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
 
     async def notification_created(self, event: dict) -> None:
         await self.send_json(
-            {key: event[key] for key in ("type", "id", "message", "url")}
-            | {"type": "notification"}
+            {key: event[key] for key in ("type", "id", "message", "url")} | {"type": "notification"}
         )
 
     async def session_ended(self, event: dict) -> None:

@@ -18,9 +18,21 @@ from .tournaments.demo import swiss_tournament
 PASSWORD = "capicua"
 CLUB_SLUG = "club-los-capicuas"
 PLAYER_NAMES = [
-    "Ana Rosario", "Luis Peña", "Carmen Díaz", "Marco Ferreira", "Yolanda Batista",
-    "Rafael Guzmán", "Mercedes Almonte", "Julio Taveras", "Daniela Souza", "Pedro Mejía",
-    "Isabel Cabrera", "Tomás Santana", "Lucía Ventura", "Héctor Polanco", "Rosa Jiménez",
+    "Ana Rosario",
+    "Luis Peña",
+    "Carmen Díaz",
+    "Marco Ferreira",
+    "Yolanda Batista",
+    "Rafael Guzmán",
+    "Mercedes Almonte",
+    "Julio Taveras",
+    "Daniela Souza",
+    "Pedro Mejía",
+    "Isabel Cabrera",
+    "Tomás Santana",
+    "Lucía Ventura",
+    "Héctor Polanco",
+    "Rosa Jiménez",
     "Andrés Acosta",
 ]
 
@@ -30,8 +42,11 @@ def _user(username: str, *, staff: bool = False, email: str = ""):
     user = users.filter(username=username).first()
     if user is None:
         user = users.create_user(
-            username, email or f"{username}@demo.capicua.test", PASSWORD,
-            is_staff=staff, is_superuser=staff,
+            username,
+            email or f"{username}@demo.capicua.test",
+            PASSWORD,
+            is_staff=staff,
+            is_superuser=staff,
         )
     return user
 
@@ -43,12 +58,18 @@ def run() -> bool:
         club = Organisation.objects.get(slug=CLUB_SLUG)
         return add_demo_events(club, _user("organiser"), _user("admin", staff=True))
     federation = Organisation.objects.create(
-        name="Federación Dominicana de Dominó (demo)", slug="fdd-demo",
-        kind=Organisation.Kind.FEDERATION, country="DO",
+        name="Federación Dominicana de Dominó (demo)",
+        slug="fdd-demo",
+        kind=Organisation.Kind.FEDERATION,
+        country="DO",
     )
     club = Organisation.objects.create(
-        name="Club Los Capicúas", slug=CLUB_SLUG, kind=Organisation.Kind.CLUB,
-        parent=federation, country="DO", city="Santo Domingo",
+        name="Club Los Capicúas",
+        slug=CLUB_SLUG,
+        kind=Organisation.Kind.CLUB,
+        parent=federation,
+        country="DO",
+        city="Santo Domingo",
     )
     admin = _user("admin", staff=True)
     organiser = _user("organiser")
@@ -73,8 +94,11 @@ ROUNDS_PLAYED = 3
 def _score(rng: random.Random, target: int) -> list[dict]:
     winner = target + rng.randrange(0, 40)
     loser = 0 if rng.random() < 0.15 else rng.randrange(20, target - 10)
-    return [{"points_a": winner, "points_b": loser} if rng.random() < 0.5
-            else {"points_a": loser, "points_b": winner}]  # fmt: skip
+    return [
+        {"points_a": winner, "points_b": loser}
+        if rng.random() < 0.5
+        else {"points_a": loser, "points_b": winner}
+    ]
 
 
 def add_demo_events(club: Organisation, organiser, admin) -> bool:
@@ -86,9 +110,14 @@ def add_demo_events(club: Organisation, organiser, admin) -> bool:
         organisation=club, name="2026–27", defaults={"starts": date(2026, 10, 1)}
     )
     league = events.create_event(
-        organiser, club, name=LEAGUE_NAME, season=season, rule_preset="dominican",
-        venue="Sede del club", description="Parejas fijas, todos contra todos, a 200 tantos.",
-    )  # fmt: skip
+        organiser,
+        club,
+        name=LEAGUE_NAME,
+        season=season,
+        rule_preset="dominican",
+        venue="Sede del club",
+        description="Parejas fijas, todos contra todos, a 200 tantos.",
+    )
     players = list(Player.objects.filter(club=club, display_name__in=PLAYER_NAMES))
     players.sort(key=lambda p: PLAYER_NAMES.index(p.display_name))
     for first, second in zip(players[::2], players[1::2], strict=True):
@@ -102,13 +131,20 @@ def add_demo_events(club: Organisation, organiser, admin) -> bool:
         proposed = results.enter_result(organiser, match, _score(rng, target))
         results.confirm_result(admin, proposed)
     ana = Player.objects.get(club=club, display_name=PLAYER_NAMES[0])
-    awaiting = matches.filter(round__number=ROUNDS_PLAYED + 1).filter(
-        Q(entry_a__player_1=ana) | Q(entry_b__player_1=ana)
-    ).first()  # fmt: skip
+    awaiting = (
+        matches.filter(round__number=ROUNDS_PLAYED + 1)
+        .filter(Q(entry_a__player_1=ana) | Q(entry_b__player_1=ana))
+        .first()
+    )
     results.enter_result(ana.user, awaiting, _score(rng, target), note="Mesa 1")
     events.create_event(
-        organiser, club, name="Torneo Suizo de Primavera (demo)", format=Event.Format.SWISS,
-        season=season, rule_preset="tournament", venue="Sede del club",
-    )  # fmt: skip
+        organiser,
+        club,
+        name="Torneo Suizo de Primavera (demo)",
+        format=Event.Format.SWISS,
+        season=season,
+        rule_preset="tournament",
+        venue="Sede del club",
+    )
     swiss_tournament(club, organiser)
     return True

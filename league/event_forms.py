@@ -22,9 +22,7 @@ LOCAL_DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%
 
 
 class EventForm(forms.ModelForm):
-    rule_preset = forms.ChoiceField(
-        label=_("Rule set"), choices=RULE_PRESET_CHOICES
-    )
+    rule_preset = forms.ChoiceField(label=_("Rule set"), choices=RULE_PRESET_CHOICES)
     rule_overrides = forms.JSONField(
         label=_("Rule overrides"),
         required=False,
@@ -72,8 +70,10 @@ class SeasonForm(forms.ModelForm):
     class Meta:
         model = Season
         fields = ["name", "starts", "ends"]
-        widgets = {"starts": forms.DateInput(attrs={"type": "date"}),
-                   "ends": forms.DateInput(attrs={"type": "date"})}  # fmt: skip
+        widgets = {
+            "starts": forms.DateInput(attrs={"type": "date"}),
+            "ends": forms.DateInput(attrs={"type": "date"}),
+        }
 
 
 class DivisionForm(forms.Form):

@@ -65,9 +65,13 @@ def event_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "league/event_list.html",
-        {"events": listed, "drafts": mine, "clubs": clubs,
-         "organisations": Organisation.objects.exclude(kind=Organisation.Kind.CLUB)},
-    )  # fmt: skip
+        {
+            "events": listed,
+            "drafts": mine,
+            "clubs": clubs,
+            "organisations": Organisation.objects.exclude(kind=Organisation.Kind.CLUB),
+        },
+    )
 
 
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -83,12 +87,11 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "events": shown.select_related("season"),
             "members": club.memberships.select_related("user__player") if manager else [],
             "players": club.players.all(),
-            "invitations": club.invitations.filter(accepted=None, revoked=False)
-            if manager else [],
+            "invitations": club.invitations.filter(accepted=None, revoked=False) if manager else [],
             "invite_form": InviteForm(),
             "season_form": SeasonForm(),
         },
-    )  # fmt: skip
+    )
 
 
 @login_required
@@ -99,9 +102,12 @@ def club_invite(request: HttpRequest, slug: str) -> HttpResponse:
     form = InviteForm(request.POST)
     if form.is_valid():
         invitation = invitations.invite(
-            request.user, club, form.cleaned_data["role"], form.cleaned_data["email"],
+            request.user,
+            club,
+            form.cleaned_data["role"],
+            form.cleaned_data["email"],
             base_url=request.build_absolute_uri("/"),
-        )  # fmt: skip
+        )
         link = request.build_absolute_uri(invitation.get_absolute_url())
         messages.success(
             request, _("Invitation created. Share this link: %(link)s") % {"link": link}
@@ -182,9 +188,10 @@ def _event(request: HttpRequest, slug: str) -> Event:
 
 def _rounds(event: Event, extra: Q | None = None) -> list:
     confirmed = Prefetch(
-        "results", queryset=Result.objects.exclude(status__in=["superseded", "rejected"]),
+        "results",
+        queryset=Result.objects.exclude(status__in=["superseded", "rejected"]),
         to_attr="current_results",
-    )  # fmt: skip
+    )
     matches = (
         Match.objects.filter(event=event, parent__isnull=True)
         .filter(extra or Q())
@@ -204,9 +211,13 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "league/event.html",
-        {"event": event, "rounds": _rounds(event), "tab": "fixtures",
-         "manager": can(request.user, "event.manage", event)},
-    )  # fmt: skip
+        {
+            "event": event,
+            "rounds": _rounds(event),
+            "tab": "fixtures",
+            "manager": can(request.user, "event.manage", event),
+        },
+    )
 
 
 def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
@@ -353,14 +364,18 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "faults": results.faults(current) if current else [],
             "has_hands": current is not None and any(g.get("hands") for g in current.games),
             "boards": match.boards.select_related("entry_a", "entry_b"),
-            "can_enter": current is None and can(request.user, "result.enter", match)
+            "can_enter": current is None
+            and can(request.user, "result.enter", match)
             and match.status in (Match.Status.SCHEDULED, Match.Status.POSTPONED)
             and not match.boards.exists(),
-            "can_confirm": current is not None and current.status == Result.Status.PROPOSED
+            "can_confirm": current is not None
+            and current.status == Result.Status.PROPOSED
             and can(request.user, "result.confirm", current),
-            "can_resolve": current is not None and current.status == Result.Status.DISPUTED
+            "can_resolve": current is not None
+            and current.status == Result.Status.DISPUTED
             and manager,
-            "can_correct": current is not None and current.status == Result.Status.CONFIRMED
+            "can_correct": current is not None
+            and current.status == Result.Status.CONFIRMED
             and manager,
             "can_schedule": manager
             and match.status in (Match.Status.SCHEDULED, Match.Status.POSTPONED),
@@ -371,7 +386,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
             ),
             "note_form": NoteForm(),
         },
-    )  # fmt: skip
+    )
 
 
 def _result_form(request: HttpRequest, match: Match) -> ResultForm | None:

@@ -36,7 +36,12 @@ class QueuedPasswordResetForm(PasswordResetForm):
     """Password reset whose email leaves through the background worker."""
 
     def send_mail(
-        self, subject_template_name, email_template_name, context, from_email, to_email,
+        self,
+        subject_template_name,
+        email_template_name,
+        context,
+        from_email,
+        to_email,
         html_email_template_name=None,
     ) -> None:
         subject = "".join(render_to_string(subject_template_name, context).splitlines())

@@ -142,9 +142,24 @@ def start_server(env: dict[str, str], log: Path) -> tuple[subprocess.Popen, str]
     port = free_port()
     handle = log.open("w")
     process = subprocess.Popen(
-        [sys.executable, "-m", "granian", "--interface", "asginl", "--host", "127.0.0.1",
-         "--port", str(port), "--log-level", "warning", "config.asgi:application"],
-        cwd=BASE_DIR, env=env, stdout=handle, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "granian",
+            "--interface",
+            "asginl",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            "config.asgi:application",
+        ],
+        cwd=BASE_DIR,
+        env=env,
+        stdout=handle,
+        stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     wait_for(url + "/healthz", process, log)
@@ -202,10 +217,28 @@ def celery_worker_process(service_env, log_dir, mail_dir) -> subprocess.Popen:
     log = log_dir / "worker.log"
     handle = log.open("w")
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "threads",
-         "-c", "2", "-l", "INFO", "--without-gossip", "--without-mingle", "-n",
-         f"test-{os.getpid()}@%h"],
-        cwd=BASE_DIR, env=env, stdout=handle, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-P",
+            "threads",
+            "-c",
+            "2",
+            "-l",
+            "INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "-n",
+            f"test-{os.getpid()}@%h",
+        ],
+        cwd=BASE_DIR,
+        env=env,
+        stdout=handle,
+        stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 60
     while "ready." not in log.read_text():
@@ -231,9 +264,15 @@ def chromium():
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync"],
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
         )
         yield browser
         browser.close()

@@ -35,7 +35,7 @@ LINE_ERRORS = {
     "not_an_object": gettext_lazy("The line is not a JSON object (a hand record)."),
     "bad_reference": gettext_lazy(
         "“table”, “game” and “hand_number” must be whole numbers from 1."
-    ),  # fmt: skip
+    ),
     "unknown_table": gettext_lazy("No match of this round is played at table %(table)s."),
     "bad_record": gettext_lazy("The record is incomplete or not well formed: %(detail)s"),
 }
@@ -80,9 +80,13 @@ def create_batch(user, event: Event, round: Round | None, data: bytes, filename:
             "too_many_lines", _("Upload at most %(n)s lines at once.") % {"n": MAX_LINES}
         )
     batch = Batch.objects.create(
-        event=event, round=round, uploaded_by=user, filename=filename[:200], lines=lines,
+        event=event,
+        round=round,
+        uploaded_by=user,
+        filename=filename[:200],
+        lines=lines,
         total=len(lines),
-    )  # fmt: skip
+    )
     transaction.on_commit(lambda: tasks.adjudicate_batch.delay(batch.pk))
     return batch
 
@@ -130,8 +134,13 @@ def check_line(number: int, text: str | None, tables: dict[int, int]) -> dict[st
     if error and error["code"] == "bad_record":
         return _error(number, "bad_record", detail=error["message"])
     if error:
-        return where | {"kind": "fault", "code": error["code"], "action": error["action"],
-                        "seat": error["seat"], "detail": error["message"]}  # fmt: skip
+        return where | {
+            "kind": "fault",
+            "code": error["code"],
+            "action": error["action"],
+            "seat": error["seat"],
+            "detail": error["message"],
+        }
     return where | {"kind": "valid", "ended": ruling["ended"], "points": ruling["points"]}
 
 
@@ -177,6 +186,11 @@ def open_from_report(user, batch: Batch, line: int) -> Dispute:
         "fault": describe(entry["code"]),
     }
     return open_dispute(
-        user, match, game=entry["game"], hand=entry["hand"],
-        record=json.loads(batch.lines[line - 1]), reason=reason, played=batch.created,
-    )  # fmt: skip
+        user,
+        match,
+        game=entry["game"],
+        hand=entry["hand"],
+        record=json.loads(batch.lines[line - 1]),
+        reason=reason,
+        played=batch.created,
+    )

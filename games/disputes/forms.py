@@ -10,8 +10,9 @@ from .services import referees
 class OpenDisputeForm(forms.Form):
     game = forms.IntegerField(label=_("Game"), min_value=1, max_value=999, initial=1)
     hand = forms.IntegerField(label=_("Hand"), min_value=1, max_value=999, initial=1)
-    reason = forms.CharField(label=_("What went wrong"), max_length=2000, widget=forms.Textarea(
-        attrs={"rows": 3}))  # fmt: skip
+    reason = forms.CharField(
+        label=_("What went wrong"), max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
+    )
 
 
 class LiveDisputeForm(forms.Form):
@@ -32,13 +33,14 @@ class RefereeSettingsForm(forms.ModelForm):
 
 
 class BatchForm(forms.Form):
-    round = forms.ModelChoiceField(label=_("Round"), queryset=Round.objects.none(),
-                                   required=False)  # fmt: skip
+    round = forms.ModelChoiceField(label=_("Round"), queryset=Round.objects.none(), required=False)
     file = forms.FileField(
         label=_("Hand records (JSON lines)"),
-        help_text=_("One domino-hand/1 record per line; add “table” (and “game”) so that a "
-                    "faulty hand can be disputed."),
-    )  # fmt: skip
+        help_text=_(
+            "One domino-hand/1 record per line; add “table” (and “game”) so that a "
+            "faulty hand can be disputed."
+        ),
+    )
 
     def __init__(self, event: Event, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -132,12 +132,15 @@ def open_dispute(
     match = Match.objects.select_for_update().select_related("event__organisation").get(pk=match.pk)
     event = match.event
     if not can_open(user, match):
-        raise ServiceError("forbidden", _("Only the players, their captains or an organiser "
-                                          "can dispute a hand of this match."))  # fmt: skip
+        raise ServiceError(
+            "forbidden",
+            _("Only the players, their captains or an organiser can dispute a hand of this match."),
+        )
     if not isinstance(record, dict):
         raise ServiceError("bad_record", _("The hand record must be a JSON object."))
-    if not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 999
-               for n in (game, hand)):  # fmt: skip
+    if not all(
+        isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 999 for n in (game, hand)
+    ):
         raise ServiceError("bad_hand", _("Give the game and hand numbers, from 1."))
     text = _reason(reason)
     window = settings_for(event).window_hours
@@ -147,13 +150,22 @@ def open_dispute(
             _("Disputes on this hand closed %(hours)s hours after it was played.")
             % {"hours": window},
         )
-    if Dispute.objects.filter(match=match, game=game, hand=hand,
-                              status__in=Dispute.PENDING).exists():  # fmt: skip
+    if Dispute.objects.filter(
+        match=match, game=game, hand=hand, status__in=Dispute.PENDING
+    ).exists():
         raise ServiceError("already_disputed", _("This hand is already before the referees."))
     dispute = Dispute.objects.create(
-        event=event, match=match, game=game, hand=hand, live_hand_id=live_hand_id,
-        record=record, hand_ended=hand_ended, played=played, reason=text, opened_by=user,
-    )  # fmt: skip
+        event=event,
+        match=match,
+        game=game,
+        hand=hand,
+        live_hand_id=live_hand_id,
+        record=record,
+        hand_ended=hand_ended,
+        played=played,
+        reason=text,
+        opened_by=user,
+    )
     _tell(
         referees(event),
         gettext_lazy("A hand is disputed: %(d)s"),
@@ -178,8 +190,9 @@ def open_result_dispute(user, match: Match, game: int, hand: int, reason: Any) -
         raise ServiceError(
             "no_such_hand", _("The match's result has no record of that hand.")
         ) from None
-    return open_dispute(user, match, game=game, hand=hand, record=record, reason=reason,
-                        played=result.entered)  # fmt: skip
+    return open_dispute(
+        user, match, game=game, hand=hand, record=record, reason=reason, played=result.entered
+    )
 
 
 def open_live_dispute(user, hand: Hand, reason: Any) -> Dispute:
@@ -189,8 +202,16 @@ def open_live_dispute(user, hand: Hand, reason: Any) -> Dispute:
         raise ServiceError(
             "not_a_fixture", _("Only hands of competition matches go to the referees.")
         )
-    return open_dispute(user, match, game=1, hand=hand.number, record=hand.record,
-                        reason=reason, played=hand.finished, live_hand_id=hand.pk)  # fmt: skip
+    return open_dispute(
+        user,
+        match,
+        game=1,
+        hand=hand.number,
+        record=hand.record,
+        reason=reason,
+        played=hand.finished,
+        live_hand_id=hand.pk,
+    )
 
 
 def _points(record: Any) -> list[int]:
@@ -275,13 +296,23 @@ def _write(user, dispute: Dispute, kind: str, reason: Any, on_appeal: bool, **ho
             delta = [after - was for after, was in zip(points_after, points_before, strict=True)]
             games = _new_games(found, dispute.game, dispute.hand, record_after, delta)
             note = _("Referee's ruling on game %(g)s, hand %(h)s") % {
-                "g": dispute.game, "h": dispute.hand}  # fmt: skip
+                "g": dispute.game,
+                "h": dispute.hand,
+            }
             result = apply_ruling(user, dispute.match, games, note)
     ruling = Ruling.objects.create(
-        dispute=dispute, kind=kind, on_appeal=on_appeal, by=user, reason=text, side=side,
-        record_before=record_before, record_after=record_after, points_before=points_before,
-        points_after=points_after, result=result,
-    )  # fmt: skip
+        dispute=dispute,
+        kind=kind,
+        on_appeal=on_appeal,
+        by=user,
+        reason=text,
+        side=side,
+        record_before=record_before,
+        record_after=record_after,
+        points_before=points_before,
+        points_after=points_after,
+        result=result,
+    )
     return ruling
 
 

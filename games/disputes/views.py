@@ -82,9 +82,13 @@ def _catalogue() -> dict[str, Any]:
         "event": _("%(label)s: %(points)s points to side %(side)s"),
         "noEvents": _("No points scored."),
         "side": _("Side %(n)s"),
-        "endedHow": {"domino": _("domino"), "block": _("block (tranque)"),
-                     "redeal": _("redeal"), "incomplete": _("not finished")},
-    }  # fmt: skip
+        "endedHow": {
+            "domino": _("domino"),
+            "block": _("block (tranque)"),
+            "redeal": _("redeal"),
+            "incomplete": _("not finished"),
+        },
+    }
 
 
 @login_required
@@ -194,9 +198,11 @@ def dispute_open(request: HttpRequest, match_pk: int) -> HttpResponse:
     if not services.can_open(request.user, match):
         raise PermissionDenied
     return _open_page(
-        request, match, OpenDisputeForm(request.POST or None),
+        request,
+        match,
+        OpenDisputeForm(request.POST or None),
         lambda data: services.open_result_dispute(request.user, match, **data),
-    )  # fmt: skip
+    )
 
 
 def _managed_event(request: HttpRequest, slug: str) -> Event:
@@ -225,16 +231,20 @@ def batch_new(request: HttpRequest, slug: str) -> HttpResponse:
         upload = form.cleaned_data["file"]
         try:
             batch = batches.create_batch(
-                request.user, event, form.cleaned_data["round"],
-                upload.read(batches.MAX_BYTES + 1), upload.name,
-            )  # fmt: skip
+                request.user,
+                event,
+                form.cleaned_data["round"],
+                upload.read(batches.MAX_BYTES + 1),
+                upload.name,
+            )
         except ServiceError as error:
             form.add_error("file", error.message)
         else:
             return redirect("batch", pk=batch.pk)
     recent = Batch.objects.filter(event=event)[:10]
-    return render(request, "disputes/batch_new.html", {"event": event, "form": form,
-                                                       "recent": recent})  # fmt: skip
+    return render(
+        request, "disputes/batch_new.html", {"event": event, "form": form, "recent": recent}
+    )
 
 
 def _batch(request: HttpRequest, pk: int) -> Batch:
@@ -245,8 +255,12 @@ def _batch(request: HttpRequest, pk: int) -> Batch:
 
 
 def _progress(batch: Batch) -> dict[str, Any]:
-    return {"status": batch.status, "processed": batch.processed, "total": batch.total,
-            "percent": batch.percent}  # fmt: skip
+    return {
+        "status": batch.status,
+        "processed": batch.processed,
+        "total": batch.total,
+        "percent": batch.percent,
+    }
 
 
 @login_required
@@ -293,7 +307,9 @@ def live_dispute_open(request: HttpRequest, hand_pk: int) -> HttpResponse:
     if match is None or not services.can_open(request.user, match):
         raise PermissionDenied
     return _open_page(
-        request, match, LiveDisputeForm(request.POST or None),
+        request,
+        match,
+        LiveDisputeForm(request.POST or None),
         lambda data: services.open_live_dispute(request.user, hand, data["reason"]),
         hand=hand,
-    )  # fmt: skip
+    )

@@ -69,17 +69,25 @@ def new_match(rules: Rules, players: Sequence[str] | None = None) -> Match:
 
 
 def start_hand(
-    match: Match, rng: random.Random | None = None, deal: Sequence[Sequence[str]] | None = None,
+    match: Match,
+    rng: random.Random | None = None,
+    deal: Sequence[Sequence[str]] | None = None,
     boneyard: Sequence[str] | None = None,
-) -> HandState:  # fmt: skip
+) -> HandState:
     """The match's next hand; a shuffled deal (secure unless rng is given) unless one is given."""
     if match.over:
         raise EngineError("after_end", "the match is over")
     return new_hand(
-        match.rules, deal, boneyard=boneyard, rng=rng, leader=match.leader,
-        scores_before=match.scores, normal_before=match.normal, hand_number=match.hand_number,
+        match.rules,
+        deal,
+        boneyard=boneyard,
+        rng=rng,
+        leader=match.leader,
+        scores_before=match.scores,
+        normal_before=match.normal,
+        hand_number=match.hand_number,
         players=match.players,
-    )  # fmt: skip
+    )
 
 
 def finish_hand(match: Match, state: HandState) -> Match:
@@ -88,7 +96,12 @@ def finish_hand(match: Match, state: HandState) -> Match:
         raise EngineError("incomplete", "the hand has not ended")
     out = hand_outcome(state)
     return replace(
-        match, scores=out.scores_after, normal=out.normal_after,
-        hand_number=match.hand_number + 1, leader=out.next_leader, over=out.match_over,
-        winner=out.match_winner, shutout=out.shutout,
-    )  # fmt: skip
+        match,
+        scores=out.scores_after,
+        normal=out.normal_after,
+        hand_number=match.hand_number + 1,
+        leader=out.next_leader,
+        over=out.match_over,
+        winner=out.match_winner,
+        shutout=out.shutout,
+    )

@@ -20,11 +20,23 @@ def _early_ruling(error: dict, sides: int) -> dict:
     """A fault in the record, the rules, the deal or the boneyard: nothing is scored."""
     zeros = [0] * sides
     return {
-        "format": RULING_FORMAT, "valid": False, "error": error, "ended": "incomplete",
-        "winner": None, "blocker": None, "opener": None, "points": zeros,
-        "normal_points": zeros, "events": [], "scores_after": zeros, "normal_after": zeros,
-        "next_leader": None, "match_over": False, "match_winner": None, "shutout": False,
-    }  # fmt: skip
+        "format": RULING_FORMAT,
+        "valid": False,
+        "error": error,
+        "ended": "incomplete",
+        "winner": None,
+        "blocker": None,
+        "opener": None,
+        "points": zeros,
+        "normal_points": zeros,
+        "events": [],
+        "scores_after": zeros,
+        "normal_after": zeros,
+        "next_leader": None,
+        "match_over": False,
+        "match_winner": None,
+        "shutout": False,
+    }
 
 
 def ruling(state: HandState, error: dict | None = None) -> dict:
@@ -84,10 +96,15 @@ def _start(record: Any) -> tuple[Rules | None, Any]:
     if opener is not None and (type(opener) is not int or not 0 <= opener < rules.players):
         raise EngineError("bad_record", f"opener must be a seat from 0 to {rules.players - 1}")
     state = new_hand(
-        rules, record["deal"], boneyard=record.get("boneyard"), leader=record.get("leader"),
-        scores_before=record.get("scores_before"), normal_before=record.get("normal_before"),
-        hand_number=record.get("hand_number", 1), players=record.get("players"),
-    )  # fmt: skip
+        rules,
+        record["deal"],
+        boneyard=record.get("boneyard"),
+        leader=record.get("leader"),
+        scores_before=record.get("scores_before"),
+        normal_before=record.get("normal_before"),
+        hand_number=record.get("hand_number", 1),
+        players=record.get("players"),
+    )
     return state, declarations, opener, actions
 
 

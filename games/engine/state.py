@@ -29,7 +29,7 @@ from .tiles import (
     TILE_ID,
     pips_of,
     tiles_of,
-)  # fmt: skip
+)
 
 DECLARE, PLAY, DOMINO, BLOCK, REDEAL = "declare", "play", "domino", "block", "redeal"
 ENDED = frozenset((DOMINO, BLOCK, REDEAL))
@@ -225,15 +225,46 @@ def new_hand(
     five = -1
     if rules.five_doubles_points:
         five = next((s for s in range(n) if (masks[s] & DOUBLES).bit_count() >= 5), -1)
-    setup = _new(Setup, (
-        rules, hands, bone, leader, opener, forced, need_double, penalty, five, scores, normal,
-        hand_number, players, side,
-    ))  # fmt: skip
+    setup = _new(
+        Setup,
+        (
+            rules,
+            hands,
+            bone,
+            leader,
+            opener,
+            forced,
+            need_double,
+            penalty,
+            five,
+            scores,
+            normal,
+            hand_number,
+            players,
+            side,
+        ),
+    )
     zeros = (0,) * sides
-    state = _new(HandState, (
-        setup, DECLARE if five >= 0 else PLAY, five if five >= 0 else opener, masks, 0, (),
-        _CLOSED, 0, -1, zeros, zeros, (), (), (), None,
-    ))  # fmt: skip
+    state = _new(
+        HandState,
+        (
+            setup,
+            DECLARE if five >= 0 else PLAY,
+            five if five >= 0 else opener,
+            masks,
+            0,
+            (),
+            _CLOSED,
+            0,
+            -1,
+            zeros,
+            zeros,
+            (),
+            (),
+            (),
+            None,
+        ),
+    )
     return _before_opening(state, ()) if penalty and five < 0 else state
 
 
@@ -353,9 +384,16 @@ def _first(order: list[int], mask: int) -> int:
 
 
 def _score(
-    setup: Setup, events: tuple[Event, ...], points: tuple[int, ...], normal: tuple[int, ...],
-    action: int | None, seat: int | None, side: int, kind: str, value: int,
-) -> tuple[tuple[Event, ...], tuple[int, ...], tuple[int, ...]]:  # fmt: skip
+    setup: Setup,
+    events: tuple[Event, ...],
+    points: tuple[int, ...],
+    normal: tuple[int, ...],
+    action: int | None,
+    seat: int | None,
+    side: int,
+    kind: str,
+    value: int,
+) -> tuple[tuple[Event, ...], tuple[int, ...], tuple[int, ...]]:
     """Score one event; bonuses (every kind but `hand`) are capped under `bonus_cap`."""
     rules = setup.rules
     with_side = _WITH[len(points)][side]
@@ -374,9 +412,16 @@ def _before_opening(state: HandState, events: tuple[Event, ...]) -> HandState:
     points, normal = state.points, state.normal
     for side in setup.penalty_sides:
         events, points, normal = _score(
-            setup, events, points, normal, None, None, side, "no_double_penalty",
+            setup,
+            events,
+            points,
+            normal,
+            None,
+            None,
+            side,
+            "no_double_penalty",
             setup.rules.no_double_penalty,
-        )  # fmt: skip
+        )
     return state._replace(status=PLAY, turn=setup.opener, points=points, events=events)
 
 
@@ -398,9 +443,16 @@ def declare(state: HandState, seat: int, choice: str) -> tuple[HandState, tuple[
         ), ()
     doubles = (state.hands[seat] & DOUBLES).bit_count()
     events, points, _ = _score(
-        setup, state.events, state.points, state.normal, None, seat, setup.side[seat],
-        "five_doubles", doubles * setup.rules.five_doubles_points,
-    )  # fmt: skip
+        setup,
+        state.events,
+        state.points,
+        state.normal,
+        None,
+        seat,
+        setup.side[seat],
+        "five_doubles",
+        doubles * setup.rules.five_doubles_points,
+    )
     new = _before_opening(state._replace(points=points), events)
     return new, new.events[len(state.events) :]
 
@@ -481,9 +533,22 @@ def apply_all(
         state, done, error = apply_all(state, actions[1:])
         return state, done + 1, error
     (
-        setup, status, turn, hands, drawn, line, ends, passes, last, points, normal, events,
-        played, declarations, result,
-    ) = state  # fmt: skip
+        setup,
+        status,
+        turn,
+        hands,
+        drawn,
+        line,
+        ends,
+        passes,
+        last,
+        points,
+        normal,
+        events,
+        played,
+        declarations,
+        result,
+    ) = state
     rules = setup.rules
     n = len(hands)
     error, done = None, -1
@@ -508,10 +573,16 @@ def apply_all(
                     raise IllegalAction("illegal_pass", f"seat {turn} must draw from the boneyard")
                 if not passes and rules.pass_points:
                     events, points, normal = _score(
-                        setup, events, points, normal, len(played) + done, last,
-                        setup.side[last], "pass",
+                        setup,
+                        events,
+                        points,
+                        normal,
+                        len(played) + done,
+                        last,
+                        setup.side[last],
+                        "pass",
                         rules.pass_points,
-                    )  # fmt: skip
+                    )
                 passes += 1
                 turn = (turn + 1) % n
                 if passes == n:
@@ -545,10 +616,26 @@ def apply_all(
                     if ends[2] < 0 and (left < 0) != (right < 0):
                         end = 0 if right < 0 else 1  # the one legal place
                     else:
-                        now = _new(HandState, (
-                            setup, status, turn, hands, drawn, line, ends, passes, last, points,
-                            normal, events, played + actions[:done], declarations, result,
-                        ))  # fmt: skip
+                        now = _new(
+                            HandState,
+                            (
+                                setup,
+                                status,
+                                turn,
+                                hands,
+                                drawn,
+                                line,
+                                ends,
+                                passes,
+                                last,
+                                points,
+                                normal,
+                                events,
+                                played + actions[:done],
+                                declarations,
+                                result,
+                            ),
+                        )
                         end = _unnamed_end(now, tile)
                 code = cover[ends[end]]
                 if code < 0:
@@ -614,24 +701,58 @@ def apply_all(
                     showing = {c & 7 for c in before if c >= 0}
                     if lo in showing and hi in showing:
                         events, points, normal = _score(
-                            setup, events, points, normal, i, seat, side, "capicua",
+                            setup,
+                            events,
+                            points,
+                            normal,
+                            i,
+                            seat,
+                            side,
+                            "capicua",
                             rules.capicua_bonus,
-                        )  # fmt: skip
+                        )
                 if rules.double_domino_bonus and lo == hi:
                     events, points, normal = _score(
-                        setup, events, points, normal, i, seat, side, "double_domino",
+                        setup,
+                        events,
+                        points,
+                        normal,
+                        i,
+                        seat,
+                        side,
+                        "double_domino",
                         rules.double_domino_bonus,
-                    )  # fmt: skip
+                    )
                 status, turn = DOMINO, -1
                 events, points, normal, result = _hand_points(
                     setup, hands, i, events, points, normal, seat, None
                 )
     except EngineError as e:
         error, actions = e, actions[:done]
-    return _new(HandState, (
-        setup, status, turn, hands, drawn, line, ends, passes, last, points, normal, events,
-        played + actions, declarations, result,
-    )), len(actions), error  # fmt: skip
+    return (
+        _new(
+            HandState,
+            (
+                setup,
+                status,
+                turn,
+                hands,
+                drawn,
+                line,
+                ends,
+                passes,
+                last,
+                points,
+                normal,
+                events,
+                played + actions,
+                declarations,
+                result,
+            ),
+        ),
+        len(actions),
+        error,
+    )
 
 
 def _declare_action(state: HandState, action: Any) -> HandState:
@@ -645,9 +766,15 @@ def _declare_action(state: HandState, action: Any) -> HandState:
 
 
 def _hand_points(
-    setup: Setup, hands: tuple[int, ...], i: int, events: tuple[Event, ...],
-    points: tuple[int, ...], normal: tuple[int, ...], domino: int | None, blocker: int | None,
-) -> tuple[tuple[Event, ...], tuple[int, ...], tuple[int, ...], Result]:  # fmt: skip
+    setup: Setup,
+    hands: tuple[int, ...],
+    i: int,
+    events: tuple[Event, ...],
+    points: tuple[int, ...],
+    normal: tuple[int, ...],
+    domino: int | None,
+    blocker: int | None,
+) -> tuple[tuple[Event, ...], tuple[int, ...], tuple[int, ...], Result]:
     """The hand's normal points, last of all, and its result (winner, next leader)."""
     rules = setup.rules
     side = setup.side
@@ -683,10 +810,15 @@ def _hand_points(
             seat = min((s for s in order if side[s] == win), key=lambda s: pips[s])
             shown = None if rules.pairs else seat
         leader = {"winner": seat, "blocker": blocker}.get(rules.after_block_opener)
-        won = sum(p for s, p in enumerate(pips) if (
-            rules.block_points == "all_hands"
-            or (rules.block_points == "others" and s != seat)
-            or side[s] != win))  # fmt: skip
+        won = sum(
+            p
+            for s, p in enumerate(pips)
+            if (
+                rules.block_points == "all_hands"
+                or (rules.block_points == "others" and s != seat)
+                or side[s] != win
+            )
+        )
     if rules.scoring == "winner":
         events, points, normal = _score(
             setup, events, points, normal, i, shown, win, "hand", won - won % rules.round_to

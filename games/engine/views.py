@@ -77,12 +77,13 @@ def view(state: HandState, seat: int | None = None, full: bool = False) -> dict[
         result = state.result
         data["result"] = {
             "ended": state.status,
-            "winner": None if result.winner_side is None
+            "winner": None
+            if result.winner_side is None
             else {"seat": result.winner_seat, "side": result.winner_side},
             "blocker": result.blocker,
             "next_leader": out.next_leader,
             "match_over": out.match_over,
             "match_winner": out.match_winner,
             "shutout": out.shutout,
-        }  # fmt: skip
+        }
     return data

@@ -26,7 +26,7 @@ def open_due_fixtures(now: datetime) -> list[Table]:
             scheduled__lte=now,
             entry_b__isnull=False,
             live_table__isnull=True,
-        )  # fmt: skip
+        )
         .select_related("event", "entry_a__player_1__user", "entry_a__player_2__user")
         .select_related("entry_b__player_1__user", "entry_b__player_2__user")
     )
@@ -38,9 +38,12 @@ def open_due_fixtures(now: datetime) -> list[Table]:
         try:
             with transaction.atomic():
                 table = create_table(
-                    host=None, rules=fixture.event.rules_spec, kind=Table.Kind.FIXTURE,
-                    absence=Table.Absence.FORFEIT, fixture=fixture,
-                )  # fmt: skip
+                    host=None,
+                    rules=fixture.event.rules_spec,
+                    kind=Table.Kind.FIXTURE,
+                    absence=Table.Absence.FORFEIT,
+                    fixture=fixture,
+                )
                 seat_players(table, seats)
         except IntegrityError:  # another sweeper opened it first
             continue

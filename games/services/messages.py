@@ -130,14 +130,21 @@ def snapshot(table_id: int, user: AbstractBaseUser | None) -> Snapshot | None:
         return None
     seats = list(table.seats.all())
     seat = next(
-        (s.number for s in seats if user is not None and user.is_authenticated
-         and s.user_id == user.pk), None,
-    )  # fmt: skip
+        (
+            s.number
+            for s in seats
+            if user is not None and user.is_authenticated and s.user_id == user.pk
+        ),
+        None,
+    )
     return Snapshot(
-        table.version, table_facts(table),
+        table.version,
+        table_facts(table),
         seat_facts(seats),
-        seat, hand_state(table), rules_to_spec(rules_from_spec(table.rules)),
-    )  # fmt: skip
+        seat,
+        hand_state(table),
+        rules_to_spec(rules_from_spec(table.rules)),
+    )
 
 
 def missed(table_id: int, since: int, until: int, hand_number: int) -> list[dict] | None:

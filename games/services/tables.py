@@ -53,9 +53,15 @@ def match_of(table: Table) -> Match:
         return new_match(rules)
     m = table.match
     return Match(
-        rules, tuple(m["scores"]), tuple(m["normal"]), m["hand_number"], m["leader"],
-        m["over"], m["winner"], m["shutout"],
-    )  # fmt: skip
+        rules,
+        tuple(m["scores"]),
+        tuple(m["normal"]),
+        m["hand_number"],
+        m["leader"],
+        m["over"],
+        m["winner"],
+        m["shutout"],
+    )
 
 
 def _match_dict(match: Match) -> dict:
@@ -138,19 +144,31 @@ def _start_hand(table: Table) -> HandState:
 
 
 def _play(
-    table: Table, state: HandState, seat: int, action: str, *, auto: bool = False,
-    user: AbstractBaseUser | None = None, client_id: str = "",
-) -> HandState:  # fmt: skip
+    table: Table,
+    state: HandState,
+    seat: int,
+    action: str,
+    *,
+    auto: bool = False,
+    user: AbstractBaseUser | None = None,
+    client_id: str = "",
+) -> HandState:
     """Apply one action for `seat`, store it, and end the hand if it ended."""
     try:
         new = engine_step(state, seat, action)
     except EngineError as error:
         raise TableError("illegal") from error
     Action.objects.create(
-        table=table, hand=table.hand_number, number=len(state.actions) + len(state.declarations),
-        seat=seat, action=action, auto=auto, version=table.version + 1, user=user,
+        table=table,
+        hand=table.hand_number,
+        number=len(state.actions) + len(state.declarations),
+        seat=seat,
+        action=action,
+        auto=auto,
+        version=table.version + 1,
+        user=user,
         client_id=client_id,
-    )  # fmt: skip
+    )
     table.state = to_record(new)
     if new.status in ENDED:
         _end_hand(table, new)
@@ -217,9 +235,13 @@ def _make_bots(table: Table, numbers: list[int]) -> None:
 
 
 def create_table(
-    *, host: AbstractBaseUser | None, rules: dict | str, kind: str = Table.Kind.PRIVATE,
-    absence: str = Table.Absence.BOT, fixture=None,
-) -> Table:  # fmt: skip
+    *,
+    host: AbstractBaseUser | None,
+    rules: dict | str,
+    kind: str = Table.Kind.PRIVATE,
+    absence: str = Table.Absence.BOT,
+    fixture=None,
+) -> Table:
     """A new table with four empty seats; `rules` is a preset name or preset + overrides."""
     spec = {"preset": rules} if isinstance(rules, str) else dict(rules)
     try:
@@ -322,10 +344,14 @@ def act(
     reused an id, hits the unique constraint.
     """
     if (
-        not isinstance(action, str) or "!" in action or len(action) > 24
-        or not isinstance(version, int) or isinstance(version, bool)
-        or not isinstance(client_id, str) or not 0 < len(client_id) <= CLIENT_ID_MAX
-    ):  # fmt: skip
+        not isinstance(action, str)
+        or "!" in action
+        or len(action) > 24
+        or not isinstance(version, int)
+        or isinstance(version, bool)
+        or not isinstance(client_id, str)
+        or not 0 < len(client_id) <= CLIENT_ID_MAX
+    ):
         raise TableError("bad_message")
     try:
         with transaction.atomic():
@@ -417,10 +443,7 @@ def time_out(table_id: int, version: int) -> bool:
             table = _locked(table_id)
         except TableError:
             return False
-        if (
-            table.version != version or table.deadline is None
-            or table.deadline > timezone.now()
-        ):  # fmt: skip
+        if table.version != version or table.deadline is None or table.deadline > timezone.now():
             return False
         if table.status == Table.Status.BETWEEN:
             _start_hand(table)

@@ -74,8 +74,16 @@ class EventSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Event
-        fields = ["id", "slug", "organisation", "status", "created", "divisions",
-                  "results_version", *EDITABLE]  # fmt: skip
+        fields = [
+            "id",
+            "slug",
+            "organisation",
+            "status",
+            "created",
+            "divisions",
+            "results_version",
+            *EDITABLE,
+        ]
         read_only_fields = ["id", "slug", "status", "created", "divisions", "results_version"]
 
     def get_fields(self):
@@ -134,9 +142,23 @@ class EntrySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Entry
-        fields = ["id", "event", "name", "status", "division", "team", "club", "players",
-                  "player_1", "player_2", "captain", "late", "checked_in", "lot",
-                  "registered"]  # fmt: skip
+        fields = [
+            "id",
+            "event",
+            "name",
+            "status",
+            "division",
+            "team",
+            "club",
+            "players",
+            "player_1",
+            "player_2",
+            "captain",
+            "late",
+            "checked_in",
+            "lot",
+            "registered",
+        ]
         read_only_fields = ["id", "status", "late", "checked_in", "lot", "registered"]
 
 
@@ -180,9 +202,23 @@ class ResultSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Result
-        fields = ["id", "match", "event", "status", "games_a", "games_b", "points_a", "points_b",
-                  "shutout", "forfeit", "games", "entered", "confirmed", "corrects",
-                  "note"]  # fmt: skip
+        fields = [
+            "id",
+            "match",
+            "event",
+            "status",
+            "games_a",
+            "games_b",
+            "points_a",
+            "points_b",
+            "shutout",
+            "forfeit",
+            "games",
+            "entered",
+            "confirmed",
+            "corrects",
+            "note",
+        ]
         read_only_fields = fields
 
     @extend_schema_field(GameScoreSerializer(many=True))
@@ -223,8 +259,16 @@ def hand_records(result: Result) -> list[dict[str, Any]]:
 class CurrentResultSerializer(serializers.ModelSerializer):
     class Meta:
         model = Result
-        fields = ["id", "status", "games_a", "games_b", "points_a", "points_b", "shutout",
-                  "forfeit"]  # fmt: skip
+        fields = [
+            "id",
+            "status",
+            "games_a",
+            "games_b",
+            "points_a",
+            "points_b",
+            "shutout",
+            "forfeit",
+        ]
 
 
 class MatchSerializer(serializers.ModelSerializer):
@@ -239,8 +283,21 @@ class MatchSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Match
-        fields = ["id", "event", "round", "division", "parent", "board", "entry_a", "entry_b",
-                  "table", "venue", "scheduled", "status", "result"]  # fmt: skip
+        fields = [
+            "id",
+            "event",
+            "round",
+            "division",
+            "parent",
+            "board",
+            "entry_a",
+            "entry_b",
+            "table",
+            "venue",
+            "scheduled",
+            "status",
+            "result",
+        ]
         read_only_fields = ["id", "parent", "board", "status"]
 
     @extend_schema_field(CurrentResultSerializer(allow_null=True))

@@ -55,9 +55,13 @@ def create_key(user, organisation: Organisation, name: str, access: str) -> tupl
     prefix = secrets.token_hex(4)
     token = f"{TOKEN_PREFIX}{prefix}_{secrets.token_urlsafe(32)}"
     key = ApiKey.objects.create(
-        organisation=organisation, name=name[:80], access=access, prefix=prefix,
-        digest=_digest(token), created_by=user,
-    )  # fmt: skip
+        organisation=organisation,
+        name=name[:80],
+        access=access,
+        prefix=prefix,
+        digest=_digest(token),
+        created_by=user,
+    )
     audit(user, "api_key.create", key, after={"name": key.name, "access": access})
     return key, token
 
@@ -108,9 +112,12 @@ def create_webhook(user, organisation: Organisation, url: str, topics: Any) -> W
     if organisation.webhooks.count() >= MAX_WEBHOOKS:
         raise ServiceError("too_many_webhooks", _("Delete a webhook before adding another."))
     webhook = Webhook.objects.create(
-        organisation=organisation, url=url[:300], topics=topics_of(topics),
-        secret=secrets.token_hex(32), created_by=user,
-    )  # fmt: skip
+        organisation=organisation,
+        url=url[:300],
+        topics=topics_of(topics),
+        secret=secrets.token_hex(32),
+        created_by=user,
+    )
     audit(user, "webhook.create", webhook, after={"url": webhook.url, "topics": webhook.topics})
     return webhook
 

@@ -191,9 +191,12 @@ class EventFilter(django_filters.FilterSet):
 
 
 class EventViewSet(
-    mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
-    mixins.UpdateModelMixin, ApiViewSet,
-):  # fmt: skip
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    ApiViewSet,
+):
     """Events: listed once out of draft; created and edited by their organisers."""
 
     serializer_class = s.EventSerializer
@@ -280,9 +283,13 @@ class EventViewSet(
         bracket = Bracket.objects.filter(event=self.get_object()).first()
         if bracket is None:
             raise Http404
-        body = {**{f: getattr(bracket, f) for f in ("kind", "third_place", "grand_final_reset",
-                                                     "first_round")},
-                "slots": [vars(slot) for slot in brackets.bracket_view(bracket)]}  # fmt: skip
+        body = {
+            **{
+                f: getattr(bracket, f)
+                for f in ("kind", "third_place", "grand_final_reset", "first_round")
+            },
+            "slots": [vars(slot) for slot in brackets.bracket_view(bracket)],
+        }
         return Response(s.BracketSerializer(body).data)
 
 
@@ -291,11 +298,16 @@ def standing_tables(event: Event) -> list[dict]:
     base = {"division": None, "name": "", "tiebreaks": event.tiebreaks, "rounds": []}
     if event.format == Event.Format.LEAGUE:
         return [
-            {**base, "division": d.pk if d else None, "name": d.name if d else "",
-             "rounds": table.rounds, "standings": table.standings}
+            {
+                **base,
+                "division": d.pk if d else None,
+                "name": d.name if d else "",
+                "rounds": table.rounds,
+                "standings": table.standings,
+            }
             for d in (list(event.divisions.all()) or [None])
             for table in [standings.table(event, d)]
-        ]  # fmt: skip
+        ]
     if event.format == Event.Format.INDIVIDUAL:
         rows = [
             {**vars(row), "entry": row.player, "point_difference": row.point_difference}
@@ -426,8 +438,9 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
         match = self.get_object()
         data = _valid(s.ScheduleSerializer, request)
         write(request, match.event)
-        fixtures.reschedule(request.user, match, data["scheduled"], data.get("venue"),
-                            data.get("table"))  # fmt: skip
+        fixtures.reschedule(
+            request.user, match, data["scheduled"], data.get("venue"), data.get("table")
+        )
         return self._written(match)
 
     @extend_schema(request=None, responses=s.MatchSerializer)
@@ -459,10 +472,14 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
         result = results.correct_result(request.user, match, data["games"], data["note"])
         return Response(s.ResultSerializer(result).data, status=status.HTTP_201_CREATED)
 
-
     @extend_schema(responses=s.LiveHandSerializer(many=True))
-    @action(detail=True, methods=["get"], url_path="live-hands", filter_backends=[],
-            pagination_class=None)  # fmt: skip
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="live-hands",
+        filter_backends=[],
+        pagination_class=None,
+    )
     def live_hands(self, request: Request, pk: str) -> Response:
         """The finished hands of the live table that played this match, as `domino-hand/1`
         records with the engine's rulings. The hand in play is never shown."""
@@ -507,8 +524,9 @@ class ResultViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
     @action(detail=True, methods=["post"])
     def dispute(self, request: Request, pk: str) -> Response:
         """The second person disagrees: an organiser settles it."""
-        return self._decide(request, results.dispute_result,
-                            note=_valid(s.NoteSerializer, request)["note"])  # fmt: skip
+        return self._decide(
+            request, results.dispute_result, note=_valid(s.NoteSerializer, request)["note"]
+        )
 
     @extend_schema(responses=s.HandRecordSerializer(many=True))
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)

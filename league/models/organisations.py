@@ -120,7 +120,10 @@ class Player(models.Model):
     country = models.CharField(_("country"), max_length=2, blank=True)
     photo = models.ImageField(_("photo"), upload_to="players/", blank=True)
     language = models.CharField(
-        _("language"), max_length=8, choices=settings.LANGUAGES, blank=True,
+        _("language"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        blank=True,
         help_text=_("Notifications and emails reach you in this language."),
     )
     created = models.DateTimeField(auto_now_add=True)

@@ -11,9 +11,11 @@ class LeaderboardFilter(forms.Form):
     """Filters of a pool's leaderboard: the clubs and countries of its rated players."""
 
     club = forms.ModelChoiceField(
-        label=_("Club"), queryset=Organisation.objects.none(), required=False,
+        label=_("Club"),
+        queryset=Organisation.objects.none(),
+        required=False,
         empty_label=_("All clubs"),
-    )  # fmt: skip
+    )
     country = forms.ChoiceField(label=_("Country"), required=False)
 
     def __init__(self, data, pool: RatingPool) -> None:

@@ -393,18 +393,27 @@ def replay(pool_id: int, start: datetime) -> int:
     return rated
 
 
-CHANGE_COLUMNS = ("match_id", "played_at", "player_id", "mu_before", "sigma_before", "mu_after",
-                  "sigma_after")  # fmt: skip
+CHANGE_COLUMNS = (
+    "match_id",
+    "played_at",
+    "player_id",
+    "mu_before",
+    "sigma_before",
+    "mu_after",
+    "sigma_after",
+)
 
 
 def _insert_changes(pool_id: int, rows: list[tuple]) -> None:
     """Write rating changes, `CHANGE_COLUMNS` each: PostgreSQL's COPY, else batched INSERTs."""
     if connection.vendor != "postgresql":
         RatingChange.objects.bulk_create(
-            (RatingChange(pool_id=pool_id, **dict(zip(CHANGE_COLUMNS, row, strict=True)))
-             for row in rows),
+            (
+                RatingChange(pool_id=pool_id, **dict(zip(CHANGE_COLUMNS, row, strict=True)))
+                for row in rows
+            ),
             batch_size=BATCH // 10,
-        )  # fmt: skip
+        )
         return
     table = connection.ops.quote_name(RatingChange._meta.db_table)
     columns = ", ".join(("pool_id", *CHANGE_COLUMNS))
@@ -457,8 +466,9 @@ def history(player: Player) -> list[PoolHistory]:
         )
         values: list[float] = []
         dates: list[datetime] = []
-        for change in rows.only("played_at", "mu_before", "sigma_before", "mu_after",
-                                "sigma_after"):  # fmt: skip
+        for change in rows.only(
+            "played_at", "mu_before", "sigma_before", "mu_after", "sigma_after"
+        ):
             if not values:
                 values.append(ordinal((change.mu_before, change.sigma_before)))
                 dates.append(change.played_at)

@@ -12,8 +12,19 @@ from .events import bump_standings
 from .fixtures import add_catch_up_fixtures, remaining_matches
 from .results import award_forfeit
 
-ENTRY_FIELDS = ["name", "status", "division", "team", "player_1", "player_2", "captain",
-                "club", "late", "checked_in", "left"]  # fmt: skip
+ENTRY_FIELDS = [
+    "name",
+    "status",
+    "division",
+    "team",
+    "player_1",
+    "player_2",
+    "captain",
+    "club",
+    "late",
+    "checked_in",
+    "left",
+]
 ACTIVE = (Entry.Status.ACCEPTED, Entry.Status.WAITLISTED)
 
 
@@ -85,9 +96,16 @@ def register(
     name = name.strip() or " / ".join(p.display_name for p in players)
     if not name:
         raise ServiceError("name_required", _("Give the team a name."))
-    entry = Entry(event=event, division=team.division if team else division, team=team,
-                  name=name[:120], club=club, captain=captain, player_1=player_1,
-                  player_2=player_2)  # fmt: skip
+    entry = Entry(
+        event=event,
+        division=team.division if team else division,
+        team=team,
+        name=name[:120],
+        club=club,
+        captain=captain,
+        player_1=player_1,
+        player_2=player_2,
+    )
     accepted = event.entries.filter(status=Entry.Status.ACCEPTED, team__isnull=True).count()
     if team is None and event.capacity is not None and accepted >= event.capacity:
         entry.status = Entry.Status.WAITLISTED
@@ -134,9 +152,14 @@ def _promote(event: Event, actor) -> Entry | None:
     if waiting is not None:
         waiting.status = Entry.Status.ACCEPTED
         waiting.save(update_fields=["status"])
-        audit(actor, "entry.promote", waiting, event=event,
-              before={"status": Entry.Status.WAITLISTED},
-              after={"status": Entry.Status.ACCEPTED})  # fmt: skip
+        audit(
+            actor,
+            "entry.promote",
+            waiting,
+            event=event,
+            before={"status": Entry.Status.WAITLISTED},
+            after={"status": Entry.Status.ACCEPTED},
+        )
     return waiting
 
 
@@ -176,6 +199,12 @@ def withdraw(user, entry: Entry, *, disqualify: bool = False, reason: str = "") 
             _promote(event, user)
     bump_standings(event)
     after = {**snapshot(entry, ENTRY_FIELDS), "reason": reason[:300]}
-    audit(user, "entry.disqualify" if disqualify else "entry.withdraw", entry, event=event,
-          before=before, after=after)  # fmt: skip
+    audit(
+        user,
+        "entry.disqualify" if disqualify else "entry.withdraw",
+        entry,
+        event=event,
+        before=before,
+        after=after,
+    )
     return entry

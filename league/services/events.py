@@ -23,14 +23,41 @@ DEFAULT_TIEBREAKS = [
     Event.Tiebreak.LOTS,
 ]
 EDITABLE = (
-    "name", "description", "season", "format", "mode", "entry_kind", "boards", "legs",
-    "rule_preset", "rule_overrides", "match_format", "best_of", "time_limit", "tiebreaks",
-    "venue", "registration_opens", "registration_closes", "capacity", "absence",
-    "forfeit_games", "forfeit_points",
-)  # fmt: skip
+    "name",
+    "description",
+    "season",
+    "format",
+    "mode",
+    "entry_kind",
+    "boards",
+    "legs",
+    "rule_preset",
+    "rule_overrides",
+    "match_format",
+    "best_of",
+    "time_limit",
+    "tiebreaks",
+    "venue",
+    "registration_opens",
+    "registration_closes",
+    "capacity",
+    "absence",
+    "forfeit_games",
+    "forfeit_points",
+)
 # Settings that decide how results count: fixed once play has started.
-LOCKED_IN_PLAY = ("format", "entry_kind", "boards", "legs", "rule_preset", "rule_overrides",
-                  "match_format", "best_of", "time_limit", "tiebreaks")  # fmt: skip
+LOCKED_IN_PLAY = (
+    "format",
+    "entry_kind",
+    "boards",
+    "legs",
+    "rule_preset",
+    "rule_overrides",
+    "match_format",
+    "best_of",
+    "time_limit",
+    "tiebreaks",
+)
 
 
 def event_rules(preset: str, overrides: Any) -> Rules:

@@ -80,7 +80,7 @@ def _create_matches(
                     entry_b=pb,
                     venue=event.venue,
                     table=table + k,
-                )  # fmt: skip
+                )
                 for k, (pa, pb) in enumerate(
                     zip(pairs[a.pk][: event.boards], pairs[b.pk][: event.boards], strict=True)
                 )
@@ -179,8 +179,14 @@ def reschedule(
     match.status = Match.Status.SCHEDULED
     match.save()
     match.boards.update(scheduled=match.scheduled, venue=match.venue, status=match.status)
-    audit(user, "match.reschedule", match, event=match.event, before=before,
-          after=snapshot(match, SCHEDULE_FIELDS))  # fmt: skip
+    audit(
+        user,
+        "match.reschedule",
+        match,
+        event=match.event,
+        before=before,
+        after=snapshot(match, SCHEDULE_FIELDS),
+    )
     _notify_captains(match, _("Match rescheduled: %(m)s"))
     return match
 
@@ -192,8 +198,14 @@ def postpone(user, match: Match) -> Match:
     match.status = Match.Status.POSTPONED
     match.save(update_fields=["status"])
     match.boards.update(status=match.status)
-    audit(user, "match.postpone", match, event=match.event, before=before,
-          after=snapshot(match, SCHEDULE_FIELDS))  # fmt: skip
+    audit(
+        user,
+        "match.postpone",
+        match,
+        event=match.event,
+        before=before,
+        after=snapshot(match, SCHEDULE_FIELDS),
+    )
     _notify_captains(match, _("Match postponed: %(m)s"))
     return match
 

@@ -25,8 +25,19 @@ from .events import bump_standings, rules_of
 
 MAX_POINTS = 100_000
 MAX_HANDS = 200
-RESULT_FIELDS = ["status", "games_a", "games_b", "points_a", "points_b", "shutout", "forfeit",
-                 "entered_by", "confirmed_by", "corrects", "note"]  # fmt: skip
+RESULT_FIELDS = [
+    "status",
+    "games_a",
+    "games_b",
+    "points_a",
+    "points_b",
+    "shutout",
+    "forfeit",
+    "entered_by",
+    "confirmed_by",
+    "corrects",
+    "note",
+]
 
 
 def _bad(message) -> ServiceError:
@@ -237,8 +248,14 @@ def _confirm(user, match: Match, result: Result, action: str) -> Result:
     result.confirmed_by = user
     result.confirmed = timezone.now()
     _save_confirmed(result)
-    audit(user, action, result, event=match.event, before=before,
-          after=snapshot(result, RESULT_FIELDS))  # fmt: skip
+    audit(
+        user,
+        action,
+        result,
+        event=match.event,
+        before=before,
+        after=snapshot(result, RESULT_FIELDS),
+    )
     return result
 
 
@@ -257,8 +274,14 @@ def dispute_result(user, result: Result, note: str = "") -> Result:
     if note:
         result.note = note[:300]
     result.save(update_fields=["status", "note"])
-    audit(user, "result.dispute", result, event=match.event, before=before,
-          after=snapshot(result, RESULT_FIELDS))  # fmt: skip
+    audit(
+        user,
+        "result.dispute",
+        result,
+        event=match.event,
+        before=before,
+        after=snapshot(result, RESULT_FIELDS),
+    )
     for organiser in _organisers(match.event):
         notify(organiser, _("A result is disputed: %(m)s"), match.get_absolute_url(), m=match)
     return result
@@ -272,12 +295,25 @@ def _replace(user, old: Result, new_status: str, games: Any, note: str, action: 
     old.status = new_status
     old.save(update_fields=["status"])
     now = timezone.now()
-    result = Result(match=match, entered_by=user, confirmed_by=user, confirmed=now,
-                    status=Result.Status.CONFIRMED, corrects=old, note=note[:300],
-                    **fields)  # fmt: skip
+    result = Result(
+        match=match,
+        entered_by=user,
+        confirmed_by=user,
+        confirmed=now,
+        status=Result.Status.CONFIRMED,
+        corrects=old,
+        note=note[:300],
+        **fields,
+    )
     _save_confirmed(result)
-    audit(user, action, result, event=match.event, before=before,
-          after=snapshot(result, RESULT_FIELDS))  # fmt: skip
+    audit(
+        user,
+        action,
+        result,
+        event=match.event,
+        before=before,
+        after=snapshot(result, RESULT_FIELDS),
+    )
     return result
 
 

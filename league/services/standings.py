@@ -84,9 +84,12 @@ def outcomes_for(event: Event, division: Division | None = None) -> list[Outcome
         return [Outcome(*row) for row in rows]
     fixtures: dict[int, list] = {}
     rows = results.filter(match__parent__isnull=False).values_list(
-        "match__parent_id", "match__round__number", "match__parent__entry_a_id",
-        "match__parent__entry_b_id", *stats,
-    )  # fmt: skip
+        "match__parent_id",
+        "match__round__number",
+        "match__parent__entry_a_id",
+        "match__parent__entry_b_id",
+        *stats,
+    )
     for parent, rnd, a, b, games_a, games_b, points_a, points_b, _shutout in rows:
         total = fixtures.setdefault(parent, [rnd, a, b, 0, 0, 0, 0, 0])
         total[3] += games_a > games_b

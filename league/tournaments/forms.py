@@ -19,7 +19,7 @@ OPTION_FIELDS = {
         "playoff_double",
         "third_place",
         "grand_final_reset",
-    ],  # fmt: skip
+    ],
     Event.Format.INDIVIDUAL: ["rounds", "whist", "sit_out_score", "sit_out_points"],
 }
 

@@ -16,8 +16,18 @@ from .conftest import csrf_post, key_for, signed_in, with_key
 pytestmark = pytest.mark.django_db
 
 Role = Membership.Role
-CALLERS = ["anonymous", "read_key", "other_write_key", "write_key", "member_player",
-           "captain", "match_player", "referee", "organiser", "owner"]  # fmt: skip
+CALLERS = [
+    "anonymous",
+    "read_key",
+    "other_write_key",
+    "write_key",
+    "member_player",
+    "captain",
+    "match_player",
+    "referee",
+    "organiser",
+    "owner",
+]
 MANAGERS = {"write_key", "organiser", "owner"}
 
 
@@ -80,7 +90,7 @@ WRITES = {
                 "player_1": make_user("late1", lg.club).player.pk,
                 "player_2": make_user("late2", lg.club).player.pk,
             },
-        ),  # fmt: skip
+        ),
         MANAGERS,
     ),
     "withdraw entry": (
@@ -132,10 +142,18 @@ def test_write_permission_matrix(league, what, who):
         assert AuditEntry.objects.count() == audited
 
 
-READS = ["/api/v1/events/", "/api/v1/events/{event}/", "/api/v1/events/{event}/standings/",
-         "/api/v1/matches/?event={event}", "/api/v1/results/?event={event}",
-         "/api/v1/entries/?event={event}", "/api/v1/rounds/?event={event}",
-         "/api/v1/players/", "/api/v1/clubs/", "/api/v1/organisations/"]  # fmt: skip
+READS = [
+    "/api/v1/events/",
+    "/api/v1/events/{event}/",
+    "/api/v1/events/{event}/standings/",
+    "/api/v1/matches/?event={event}",
+    "/api/v1/results/?event={event}",
+    "/api/v1/entries/?event={event}",
+    "/api/v1/rounds/?event={event}",
+    "/api/v1/players/",
+    "/api/v1/clubs/",
+    "/api/v1/organisations/",
+]
 
 
 @pytest.mark.parametrize("who", CALLERS)

@@ -98,12 +98,14 @@ def test_conditional_get_answers_304_until_the_data_changes(api, league):
 def test_reads_are_open_to_any_origin_and_writes_are_not(api, league):
     url = "/api/v1/events/"
     assert api.get(url, HTTP_ORIGIN="https://club.example")["Access-Control-Allow-Origin"] == "*"
-    preflight = api.options(url, HTTP_ORIGIN="https://club.example",
-                            HTTP_ACCESS_CONTROL_REQUEST_METHOD="GET")  # fmt: skip
+    preflight = api.options(
+        url, HTTP_ORIGIN="https://club.example", HTTP_ACCESS_CONTROL_REQUEST_METHOD="GET"
+    )
     assert preflight.status_code == 204
     assert "GET" in preflight["Access-Control-Allow-Methods"]
-    post_preflight = api.options(url, HTTP_ORIGIN="https://club.example",
-                                 HTTP_ACCESS_CONTROL_REQUEST_METHOD="POST")  # fmt: skip
+    post_preflight = api.options(
+        url, HTTP_ORIGIN="https://club.example", HTTP_ACCESS_CONTROL_REQUEST_METHOD="POST"
+    )
     assert "Access-Control-Allow-Origin" not in post_preflight
     refused = api.post(url, {}, format="json", HTTP_ORIGIN="https://club.example")
     assert "Access-Control-Allow-Origin" not in refused

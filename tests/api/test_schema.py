@@ -40,8 +40,9 @@ def played(league, settings, monkeypatch):
     Like Django's test client, requests keep the test's connection (and transaction) open.
     """
     settings.ALLOWED_HOSTS = ["*"]
-    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"anon": None, "user": None,
-                                                               "key": None})  # fmt: skip
+    monkeypatch.setattr(
+        SimpleRateThrottle, "THROTTLE_RATES", {"anon": None, "user": None, "key": None}
+    )
     play(league, league.matches(1)[0], 150, 40)
     hands = [{"points_a": 150, "points_b": 0, "hands": [EXAMPLE]}]
     results.enter_result(league.organiser, league.matches(1)[1], hands)

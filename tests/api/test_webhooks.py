@@ -146,9 +146,15 @@ def test_the_owner_sees_the_delivery_log(client, league, receiver):
     hook = services.create_webhook(
         league.owner, league.club, "https://club.example/h", ["event.finished"]
     )
-    Delivery.objects.create(webhook=hook, event_id="00000000-0000-0000-0000-000000000001",
-                            topic=Webhook.Topic.EVENT_FINISHED, body="{}", attempts=2,
-                            status="failed", response_status=503)  # fmt: skip
+    Delivery.objects.create(
+        webhook=hook,
+        event_id="00000000-0000-0000-0000-000000000001",
+        topic=Webhook.Topic.EVENT_FINISHED,
+        body="{}",
+        attempts=2,
+        status="failed",
+        response_status=503,
+    )
     client.force_login(league.owner)
     page = client.get(f"/clubs/{league.club.slug}/integrations/").content.decode()
     assert "https://club.example/h" in page and "503" in page

@@ -13,8 +13,11 @@ pytestmark = pytest.mark.django_db
 
 def test_an_organiser_runs_an_event_through_the_api(league):
     client = with_key(key_for(league, "write"))
-    made = client.post("/api/v1/events/", {"organisation": league.club.slug, "name": "Copa Norte",
-                                           "venue": "Sede"}, format="json")  # fmt: skip
+    made = client.post(
+        "/api/v1/events/",
+        {"organisation": league.club.slug, "name": "Copa Norte", "venue": "Sede"},
+        format="json",
+    )
     assert made.status_code == 201, made.json()
     slug = made.json()["slug"]
     assert made.json()["status"] == "draft"
@@ -88,8 +91,12 @@ def test_the_sites_own_pages_must_send_the_csrf_token(league):
     client.force_login(league.organiser)
     response = client.patch(f"/api/v1/events/{league.event.slug}/", {"venue": "X"}, format="json")
     assert response.status_code == 403
-    assert csrf_post(client, f"/api/v1/events/{league.event.slug}/", {"venue": "X"},
-                     method="patch").status_code == 200  # fmt: skip
+    assert (
+        csrf_post(
+            client, f"/api/v1/events/{league.event.slug}/", {"venue": "X"}, method="patch"
+        ).status_code
+        == 200
+    )
 
 
 def test_malformed_json_is_a_400(league):

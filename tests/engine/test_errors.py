@@ -76,8 +76,10 @@ def test_bad_deal():
 
 def test_bad_declaration():
     assert fault(adjudicate(example(declarations=[{"seat": 1, "choice": "points"}]))) == (
-        "bad_declaration", None, 1,
-    )  # fmt: skip
+        "bad_declaration",
+        None,
+        1,
+    )
     from tests.engine.test_presets import five_doubles_deal
 
     deal = five_doubles_deal()
@@ -88,8 +90,14 @@ def test_bad_declaration():
     ):
         ruling = adjudicate(record("brazilian", deal, [], declarations=declarations))
         assert fault(ruling) == ("bad_declaration", None, seat)
-    kept = adjudicate(record("brazilian", deal, [], declarations=[
-        {"seat": 1, "choice": "points"}, {"seat": 1, "choice": "points"}]))  # fmt: skip
+    kept = adjudicate(
+        record(
+            "brazilian",
+            deal,
+            [],
+            declarations=[{"seat": 1, "choice": "points"}, {"seat": 1, "choice": "points"}],
+        )
+    )
     assert kept["points"] == [0, 50]  # the scores before the fault are kept
 
 

@@ -7,19 +7,50 @@ from games.engine import adjudicate
 from tests.engine.records import EXAMPLE
 
 junk = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 30) | st.floats() | st.text(max_size=8)
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 30)
+    | st.floats()
+    | st.text(max_size=8)
     | st.sampled_from(["5-5", "6-6", "pass", "draw", "3-5@right", "dominican", "brazilian"]),
     lambda inner: (
         st.lists(inner, max_size=8) | st.dictionaries(st.text(max_size=6), inner, max_size=5)
     ),
     max_leaves=20,
-)  # fmt: skip
-FIELDS = ["format", "rules", "players", "hand_number", "leader", "opener", "scores_before",
-          "normal_before", "deal", "boneyard", "declarations", "actions"]  # fmt: skip
+)
+FIELDS = [
+    "format",
+    "rules",
+    "players",
+    "hand_number",
+    "leader",
+    "opener",
+    "scores_before",
+    "normal_before",
+    "deal",
+    "boneyard",
+    "declarations",
+    "actions",
+]
 
-KEYS = {"format", "valid", "error", "ended", "winner", "blocker", "opener", "points",
-        "normal_points", "events", "scores_after", "normal_after", "next_leader",
-        "match_over", "match_winner", "shutout"}  # fmt: skip
+KEYS = {
+    "format",
+    "valid",
+    "error",
+    "ended",
+    "winner",
+    "blocker",
+    "opener",
+    "points",
+    "normal_points",
+    "events",
+    "scores_after",
+    "normal_after",
+    "next_leader",
+    "match_over",
+    "match_winner",
+    "shutout",
+}
 
 
 def check(ruling):

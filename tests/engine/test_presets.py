@@ -20,7 +20,7 @@ from games.engine import (
     start_hand,
     variant,
     view,
-)  # fmt: skip
+)
 from tests.engine.records import events, record, rest_of
 
 DOM2 = {"preset": "dominican", "tiles_per_hand": 2}
@@ -179,9 +179,12 @@ def test_brazilian_table_pass_and_galo():
     deal = [["5-5", "5-0"], ["1-1", "2-3"], ["1-2", "3-3"], ["6-6", "4-4"]]
     ruling = adjudicate(record(BRA2, deal, ["5-5", "pass", "pass", "pass", "5-0"], leader=0))
     assert events(ruling) == [
-        (0, 0, 0, "table", 10), (1, 0, 0, "pass", 20), (4, 0, 0, "table", 10),
-        (4, 0, 0, "galo", 50), (4, 0, 0, "hand", 25),
-    ]  # fmt: skip
+        (0, 0, 0, "table", 10),
+        (1, 0, 0, "pass", 20),
+        (4, 0, 0, "table", 10),
+        (4, 0, 0, "galo", 50),
+        (4, 0, 0, "hand", 25),
+    ]
     assert ruling["points"] == [115, 0] and ruling["normal_points"] == [25, 0]
 
 
@@ -189,20 +192,30 @@ def test_brazilian_double_domino_and_pass_for_the_last_player():
     deal = [["5-5", "0-0"], ["5-0", "6-6"], ["1-1", "2-3"], ["4-4", "1-2"]]
     ruling = adjudicate(record(BRA2, deal, ["5-5", "5-0", "pass", "pass", "0-0"], leader=0))
     assert events(ruling) == [
-        (0, 0, 0, "table", 10), (1, 1, 1, "table", 10), (2, 1, 1, "pass", 20),
-        (4, 0, 0, "table", 10), (4, 0, 0, "double_domino", 20), (4, 0, 0, "hand", 20),
-    ]  # fmt: skip
+        (0, 0, 0, "table", 10),
+        (1, 1, 1, "table", 10),
+        (2, 1, 1, "pass", 20),
+        (4, 0, 0, "table", 10),
+        (4, 0, 0, "double_domino", 20),
+        (4, 0, 0, "hand", 20),
+    ]
 
 
 def test_brazilian_spinner_arms_and_counts():
-    deal = [["5-5", "5-1", "2-2"], ["5-0", "3-3", "1-3"], ["5-4", "0-0", "6-6"],
-            ["5-6", "1-1", "4-4"]]  # fmt: skip
+    deal = [
+        ["5-5", "5-1", "2-2"],
+        ["5-0", "3-3", "1-3"],
+        ["5-4", "0-0", "6-6"],
+        ["5-6", "1-1", "4-4"],
+    ]
     rules = {"preset": "brazilian", "tiles_per_hand": 3}
     ruling = adjudicate(record(rules, deal, ["5-5", "5-0", "5-4", "5-6", "5-1"], leader=0))
     assert ruling["valid"]
     assert [e for e in events(ruling) if e[3] == "table"] == [
-        (0, 0, 0, "table", 10), (1, 1, 1, "table", 10), (3, 3, 1, "table", 10)
-    ]  # fmt: skip
+        (0, 0, 0, "table", 10),
+        (1, 1, 1, "table", 10),
+        (3, 3, 1, "table", 10),
+    ]
     seen = view(replay(record(rules, deal, ["5-5", "5-0", "5-4", "5-6", "5-1"], leader=0)), 0)
     assert [p["end"] for p in seen["line"]] == [None, "right", "left", "up", "down"]
     assert seen["line"][0]["spinner"] is True
@@ -240,8 +253,9 @@ def test_brazilian_five_doubles_points_and_redeal():
     )
     silent = adjudicate(record("brazilian", deal, []))
     assert events(declared) == events(silent) == [(None, 1, 1, "five_doubles", 50)]
-    redeal = adjudicate(record("brazilian", deal, [], leader=3,
-                               declarations=[{"seat": 1, "choice": "redeal"}]))  # fmt: skip
+    redeal = adjudicate(
+        record("brazilian", deal, [], leader=3, declarations=[{"seat": 1, "choice": "redeal"}])
+    )
     assert redeal["ended"] == "redeal" and redeal["valid"] and redeal["next_leader"] == 3
     assert redeal["opener"] is None and redeal["points"] == [0, 0]
 
@@ -270,8 +284,13 @@ def test_vog_lowest_double_opens_with_any_tile():
 
 
 def test_vog_international_highest_tile_opens():
-    rules = {"preset": "vog", "players": 2, "pairs": False, "tiles_per_hand": 2,
-             "first_opener": "highest_tile"}  # fmt: skip
+    rules = {
+        "preset": "vog",
+        "players": 2,
+        "pairs": False,
+        "tiles_per_hand": 2,
+        "first_opener": "highest_tile",
+    }
     assert adjudicate(record(rules, [["5-5", "0-1"], ["6-4", "0-2"]], ["0-2"]))["opener"] == 1
 
 
@@ -311,8 +330,14 @@ def test_vog_draw_variants():
 
 
 def test_vog_goat_penalty_scoring():
-    rules = {"preset": "vog", "scoring": "penalty", "target": 101, "players": 3,
-             "pairs": False, "tiles_per_hand": 2}  # fmt: skip
+    rules = {
+        "preset": "vog",
+        "scoring": "penalty",
+        "target": 101,
+        "players": 3,
+        "pairs": False,
+        "tiles_per_hand": 2,
+    }
     deal = [["1-1", "1-2"], ["3-4", "5-6"], ["0-5", "2-6"]]
     ruling = adjudicate(
         record(rules, deal, ["1-1", "pass", "pass", "1-2"], scores_before=[0, 90, 0])

@@ -20,7 +20,7 @@ from games.engine import (
     to_record,
     variant,
     view,
-)  # fmt: skip
+)
 from games.engine.tiles import ALL
 
 RULE_SETS = sorted(PRESETS) + sorted(VARIANTS)
@@ -46,9 +46,11 @@ def play(rules, seed, scores=None, leader=None, auto_every=0):
 
 games = st.builds(
     lambda name, seed, leader, auto: (variant(name), seed, leader, auto),
-    st.sampled_from(RULE_SETS), st.integers(0, 2**32), st.none() | st.integers(0, 1),
+    st.sampled_from(RULE_SETS),
+    st.integers(0, 2**32),
+    st.none() | st.integers(0, 1),
     st.sampled_from([0, 2, 3]),
-)  # fmt: skip
+)
 
 
 @FAST

@@ -80,4 +80,3 @@ def play(league: League, match: Match, a: int, b: int):
     return results.confirm_result(
         league.organiser2, results.enter_result(league.organiser, match, game(a, b))
     )
-

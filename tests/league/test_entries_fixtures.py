@@ -84,8 +84,9 @@ def test_the_cap_fills_then_the_waiting_list_is_promoted(db):
         made.append(entries.register(p1.user, event, player_1=p1, player_2=p2))
     assert [e.status for e in made] == ["accepted", "accepted", "waitlisted"]
     with pytest.raises(ServiceError) as caught:  # the same player twice
-        entries.register(made[0].player_1.user, event, player_1=made[0].player_1,
-                         player_2=make_user("x").player)  # fmt: skip
+        entries.register(
+            made[0].player_1.user, event, player_1=made[0].player_1, player_2=make_user("x").player
+        )
     assert caught.value.code == "already_entered"
     entries.withdraw(made[0].player_2.user, made[0])
     made[2].refresh_from_db()

@@ -54,12 +54,22 @@ def test_create_an_event_through_the_form(client, league):
     url = reverse("event_create", args=[league.club.slug])
     assert client.get(url).status_code == 200
     data = {
-        "name": "Copa", "format": "league", "mode": "board", "entry_kind": "pair", "boards": 1,
-        "legs": 2, "rule_preset": "dominican", "rule_overrides": '{"target": 150}',
-        "match_format": "target", "absence": "forfeit", "forfeit_games": 1,
-        "forfeit_points": 150, "tiebreak_1": "match_wins", "tiebreak_2": "head_to_head",
+        "name": "Copa",
+        "format": "league",
+        "mode": "board",
+        "entry_kind": "pair",
+        "boards": 1,
+        "legs": 2,
+        "rule_preset": "dominican",
+        "rule_overrides": '{"target": 150}',
+        "match_format": "target",
+        "absence": "forfeit",
+        "forfeit_games": 1,
+        "forfeit_points": 150,
+        "tiebreak_1": "match_wins",
+        "tiebreak_2": "head_to_head",
         "tiebreak_3": "lots",
-    }  # fmt: skip
+    }
     response = client.post(url, data)
     assert response.status_code == 302
     event = Event.objects.get(name="Copa")

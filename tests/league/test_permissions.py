@@ -22,18 +22,18 @@ ACTIONS = [
 # Who may do what. The result was proposed by a player of side A of the match; entry.act is
 # asked about side A's entry. The event is in play (registration closed).
 MATRIX = {
-    "owner":              {*ACTIONS},
-    "organiser":          {*ACTIONS},
+    "owner": {*ACTIONS},
+    "organiser": {*ACTIONS},
     "federation_organiser": {*ACTIONS},
-    "referee":            {"event.referee", "result.enter", "result.confirm"},
-    "club_captain":       set(),
-    "club_player":        set(),
-    "side_a_player":      {"entry.act", "result.enter"},
-    "side_b_player":      {"result.enter", "result.confirm"},
-    "other_pair_player":  set(),
-    "other_club_owner":   set(),
-    "anonymous":          set(),
-}  # fmt: skip
+    "referee": {"event.referee", "result.enter", "result.confirm"},
+    "club_captain": set(),
+    "club_player": set(),
+    "side_a_player": {"entry.act", "result.enter"},
+    "side_b_player": {"result.enter", "result.confirm"},
+    "other_pair_player": set(),
+    "other_club_owner": set(),
+    "anonymous": set(),
+}
 
 
 @pytest.fixture

@@ -36,12 +36,19 @@ def test_match_wins_then_point_difference_then_points_for():
 
 def test_head_to_head_separates_entries_tied_on_everything_before_it():
     # 1 and 2 finish level on wins, games, difference and points for; 2 beat 1.
-    outcomes = [o(1, 2, 90, 100), o(1, 3, 110, 100), o(2, 3, 100, 110), o(1, 4, 100, 0),
-                o(2, 4, 100, 0)]  # fmt: skip
+    outcomes = [
+        o(1, 2, 90, 100),
+        o(1, 3, 110, 100),
+        o(2, 3, 100, 110),
+        o(1, 4, 100, 0),
+        o(2, 4, 100, 0),
+    ]
     rows = {r.entry.pk: r for r in rank(entries(4), outcomes, T, 1)}
     assert (rows[1].match_points, rows[1].point_difference, rows[1].points_for) == (
-        rows[2].match_points, rows[2].point_difference, rows[2].points_for
-    )  # fmt: skip
+        rows[2].match_points,
+        rows[2].point_difference,
+        rows[2].points_for,
+    )
     assert rows[2].position < rows[1].position
 
 

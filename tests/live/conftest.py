@@ -138,10 +138,14 @@ class TableSocket:
 
     async def play(self, action: str, version: int | None = None, client_id: str | None = None):
         client_id = client_id or f"c{next(self._ids)}-{uuid.uuid4().hex[:8]}"
-        await self.send({
-            "type": "play", "action": action, "id": client_id,
-            "version": self.version if version is None else version,
-        })  # fmt: skip
+        await self.send(
+            {
+                "type": "play",
+                "action": action,
+                "id": client_id,
+                "version": self.version if version is None else version,
+            }
+        )
         return client_id
 
     async def answer(self, client_id: str, timeout: float = 10) -> dict:

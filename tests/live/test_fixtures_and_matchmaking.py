@@ -31,8 +31,13 @@ def play_out(table: Table, rng: random.Random) -> Table:
         else:
             state = hand_state(table)
             user = Seat.objects.get(table=table, number=state.turn).user
-            tables.act(table.pk, user, action=rng.choice(legal_actions(state)),
-                       version=table.version, client_id=f"c{table.version}")  # fmt: skip
+            tables.act(
+                table.pk,
+                user,
+                action=rng.choice(legal_actions(state)),
+                version=table.version,
+                client_id=f"c{table.version}",
+            )
         table.refresh_from_db()
     return table
 
@@ -40,10 +45,14 @@ def play_out(table: Table, rng: random.Random) -> Table:
 def test_a_due_online_fixture_opens_its_table_and_enters_its_result(players):
     club = Organisation.objects.create(name="Club Live", slug="club-live")
     event = Event.objects.create(
-        organisation=club, name="Liga online", slug="liga-online", mode=Event.Mode.ONLINE,
+        organisation=club,
+        name="Liga online",
+        slug="liga-online",
+        mode=Event.Mode.ONLINE,
         status=Event.Status.RUNNING,
-        rule_preset="tournament", rule_overrides={"target": 1},
-    )  # fmt: skip
+        rule_preset="tournament",
+        rule_overrides={"target": 1},
+    )
     people = [Player.objects.get(user=u) for u in players]
     a = Entry.objects.create(event=event, name="A", player_1=people[0], player_2=people[2])
     b = Entry.objects.create(event=event, name="B", player_1=people[1], player_2=people[3])
@@ -52,9 +61,12 @@ def test_a_due_online_fixture_opens_its_table_and_enters_its_result(players):
         event=event, round=round_, entry_a=a, entry_b=b, scheduled=timezone.now()
     )
     later = Match.objects.create(
-        event=event, round=round_, entry_a=b, entry_b=a,
+        event=event,
+        round=round_,
+        entry_a=b,
+        entry_b=a,
         scheduled=timezone.now() + timezone.timedelta(hours=1),
-    )  # fmt: skip
+    )
     opened = open_due_fixtures(timezone.now())
     assert [t.fixture_id for t in opened] == [fixture.pk]
     assert open_due_fixtures(timezone.now()) == []  # once only
@@ -234,8 +246,14 @@ def test_ranked_matches_close_ratings(db):
 
     users = make_players(5, "r")
     for user, ordinal in zip(users, [12.0, 31.0, 13.5, 10.0, 14.0], strict=True):
-        Rating.objects.create(pool=global_pool(), player=user.player, mu=ordinal + 9,
-                              sigma=3, ordinal=ordinal, matches=20)  # fmt: skip
+        Rating.objects.create(
+            pool=global_pool(),
+            player=user.player,
+            mu=ordinal + 9,
+            sigma=3,
+            ordinal=ordinal,
+            matches=20,
+        )
     table = None
     for user in users:
         table = matchmaking.join_queue(user, "ranked") or table
@@ -266,16 +284,24 @@ def test_casual_tables_fill_empty_seats_with_bots(players):
 def test_the_api_shows_a_fixture_tables_finished_hands_only(players, client):
     club = Organisation.objects.create(name="Club API", slug="club-api")
     event = Event.objects.create(
-        organisation=club, name="Liga API", slug="liga-api", mode=Event.Mode.ONLINE,
-        status=Event.Status.RUNNING, rule_preset="tournament", rule_overrides={"target": 150},
-    )  # fmt: skip
+        organisation=club,
+        name="Liga API",
+        slug="liga-api",
+        mode=Event.Mode.ONLINE,
+        status=Event.Status.RUNNING,
+        rule_preset="tournament",
+        rule_overrides={"target": 150},
+    )
     people = [Player.objects.get(user=u) for u in players]
     a = Entry.objects.create(event=event, name="A", player_1=people[0], player_2=people[2])
     b = Entry.objects.create(event=event, name="B", player_1=people[1], player_2=people[3])
     fixture = Match.objects.create(
-        event=event, round=Round.objects.create(event=event, number=1), entry_a=a, entry_b=b,
+        event=event,
+        round=Round.objects.create(event=event, number=1),
+        entry_a=a,
+        entry_b=b,
         scheduled=timezone.now(),
-    )  # fmt: skip
+    )
     [table] = open_due_fixtures(timezone.now())
     url = f"/api/v1/matches/{fixture.pk}/live-hands/"
     assert client.get(url).json() == []
@@ -284,8 +310,13 @@ def test_the_api_shows_a_fixture_tables_finished_hands_only(players, client):
     while table.status == Table.Status.PLAYING:  # play the first hand to its end
         state = hand_state(table)
         user = Seat.objects.get(table=table, number=state.turn).user
-        tables.act(table.pk, user, action=rng.choice(legal_actions(state)),
-                   version=table.version, client_id=f"c{table.version}")  # fmt: skip
+        tables.act(
+            table.pk,
+            user,
+            action=rng.choice(legal_actions(state)),
+            version=table.version,
+            client_id=f"c{table.version}",
+        )
         table.refresh_from_db()
     for seat in table.seats.all():
         tables.press_next(table.pk, seat.user)
@@ -306,16 +337,24 @@ def test_a_player_disputes_a_hand_played_at_the_live_table(players, client):
 
     club = Organisation.objects.create(name="Club Árbitros", slug="club-arbitros")
     event = Event.objects.create(
-        organisation=club, name="Liga en vivo", slug="liga-en-vivo", mode=Event.Mode.ONLINE,
-        status=Event.Status.RUNNING, rule_preset="tournament", rule_overrides={"target": 1},
-    )  # fmt: skip
+        organisation=club,
+        name="Liga en vivo",
+        slug="liga-en-vivo",
+        mode=Event.Mode.ONLINE,
+        status=Event.Status.RUNNING,
+        rule_preset="tournament",
+        rule_overrides={"target": 1},
+    )
     people = [Player.objects.get(user=u) for u in players]
     a = Entry.objects.create(event=event, name="A", player_1=people[0], player_2=people[2])
     b = Entry.objects.create(event=event, name="B", player_1=people[1], player_2=people[3])
     fixture = Match.objects.create(
-        event=event, round=Round.objects.create(event=event, number=1), entry_a=a, entry_b=b,
+        event=event,
+        round=Round.objects.create(event=event, number=1),
+        entry_a=a,
+        entry_b=b,
         scheduled=timezone.now(),
-    )  # fmt: skip
+    )
     [table] = open_due_fixtures(timezone.now())
     play_out(Table.objects.get(pk=table.pk), random.Random(9))
     hand = Hand.objects.filter(table=table).first()

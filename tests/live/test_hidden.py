@@ -55,8 +55,13 @@ def test_service_layer_sweep(players):
                     tables.press_next(table.pk, user)
             elif state.status not in ENDED:
                 user = Seat.objects.get(table=table, number=state.turn).user
-                tables.act(table.pk, user, action=rng.choice(legal_actions(state)),
-                           version=table.version, client_id=f"c{table.version}")  # fmt: skip
+                tables.act(
+                    table.pk,
+                    user,
+                    action=rng.choice(legal_actions(state)),
+                    version=table.version,
+                    client_id=f"c{table.version}",
+                )
             table.refresh_from_db()
         for hand in Hand.objects.filter(table=table):
             assert hand.record["deal"] == live[hand.number]["deal"]

@@ -113,8 +113,11 @@ def test_private_table_from_the_lobby_fills_from_its_invite_link(chromium, asgi_
     assert table.status == "playing"
     seats = in_thread(lambda: list(Seat.objects.filter(table=table).order_by("number")))
     assert [(s.user_id, s.bot) for s in seats] == [
-        (host.pk, False), (first.pk, False), (second.pk, False), (None, True)
-    ]  # fmt: skip
+        (host.pk, False),
+        (first.pk, False),
+        (second.pk, False),
+        (None, True),
+    ]
     close(page, *guests)
 
 

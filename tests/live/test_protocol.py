@@ -117,8 +117,13 @@ def test_a_reused_client_id_gets_its_first_answer_and_changes_nothing(players):
         table.refresh_from_db()
         state = hand_state(table)
         user = players[state.turn]
-        return tables.act(table.pk, user, action=legal_actions(state)[0],
-                          version=table.version, client_id=client_id)  # fmt: skip
+        return tables.act(
+            table.pk,
+            user,
+            action=legal_actions(state)[0],
+            version=table.version,
+            client_id=client_id,
+        )
 
     first = move("once")
     while hand_state(Table.objects.get(pk=table.pk)).turn != seat:
@@ -159,9 +164,14 @@ def test_stale_and_bad_input_are_refused_and_change_nothing(asgi_server, players
 
     codes, received = run_async(scenario())
     assert codes == [
-        "stale", "bad_message", "illegal", "bad_message", "bad_message", "not_your_turn",
+        "stale",
         "bad_message",
-    ]  # fmt: skip
+        "illegal",
+        "bad_message",
+        "bad_message",
+        "not_your_turn",
+        "bad_message",
+    ]
     stale = next(i for i, m in enumerate(received) if m.get("code") == "stale")
     assert received[stale + 1]["type"] == "snapshot"  # the stale client is resynced
     assert Action.objects.filter(table=table).count() == 0

@@ -75,7 +75,7 @@ def test_four_browsers_play_a_hand_and_a_spectator_watches(chromium, asgi_server
     pages = [
         open_page(chromium, asgi_server, table, user, phone=(i == 3))
         for i, user in enumerate(players)
-    ]  # fmt: skip
+    ]
     spectator = open_page(chromium, asgi_server, table)
     assert spectator.locator("#my-hand .domino").count() == 0
     assert pages[0].locator("#my-hand .domino").count() == 7

@@ -112,8 +112,13 @@ def play_hand_without(table: Table, absent: int) -> Table:
             tables.time_out(overdue(table).pk, table.version)
         else:
             user = Seat.objects.get(table=table, number=state.turn).user
-            tables.act(table.pk, user, action=legal_actions(state)[0],
-                       version=table.version, client_id=f"m{table.version}")  # fmt: skip
+            tables.act(
+                table.pk,
+                user,
+                action=legal_actions(state)[0],
+                version=table.version,
+                client_id=f"m{table.version}",
+            )
         table.refresh_from_db()
     return table
 
@@ -150,18 +155,32 @@ def test_a_player_takes_back_the_seat_a_bot_took_over(players):
     while hand_state(table).turn != absent:  # the player, not a bot, acts for the seat
         state = hand_state(table)
         mover = Seat.objects.get(table=table, number=state.turn).user
-        tables.act(table.pk, mover, action=legal_actions(state)[0], version=table.version,
-                   client_id=f"n{table.version}")  # fmt: skip
+        tables.act(
+            table.pk,
+            mover,
+            action=legal_actions(state)[0],
+            version=table.version,
+            client_id=f"n{table.version}",
+        )
         table.refresh_from_db()
-    answer = tables.act(table.pk, user, action=legal_actions(hand_state(table))[0],
-                        version=table.version, client_id="back-1")  # fmt: skip
+    answer = tables.act(
+        table.pk,
+        user,
+        action=legal_actions(hand_state(table))[0],
+        version=table.version,
+        client_id="back-1",
+    )
     assert answer["type"] == "ack"
     assert Action.objects.get(table=table, version=answer["version"]).user == user
 
 
 def test_a_seat_absent_all_hand_forfeits_in_competition(players):
-    table = full_table(players, {"preset": "dominican", "target": 500}, kind=Table.Kind.FIXTURE,
-                       absence=Table.Absence.FORFEIT)  # fmt: skip
+    table = full_table(
+        players,
+        {"preset": "dominican", "target": 500},
+        kind=Table.Kind.FIXTURE,
+        absence=Table.Absence.FORFEIT,
+    )
     absent = hand_state(table).turn
     while table.status == Table.Status.PLAYING:
         state = hand_state(table)
@@ -169,8 +188,13 @@ def test_a_seat_absent_all_hand_forfeits_in_competition(players):
             tables.time_out(overdue(table).pk, table.version)
         else:
             user = Seat.objects.get(table=table, number=state.turn).user
-            tables.act(table.pk, user, action=legal_actions(state)[0],
-                       version=table.version, client_id=f"m{table.version}")  # fmt: skip
+            tables.act(
+                table.pk,
+                user,
+                action=legal_actions(state)[0],
+                version=table.version,
+                client_id=f"m{table.version}",
+            )
         table.refresh_from_db()
     assert table.status == Table.Status.FINISHED and table.forfeit_side == absent % 2
 

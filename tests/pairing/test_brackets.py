@@ -33,8 +33,15 @@ def test_seeding_order():
 def test_first_round_of_full_brackets():
     assert first_round(single_elimination(8)) == [(1, 8), (4, 5), (2, 7), (3, 6)]
     assert first_round(single_elimination(16)) == [
-        (1, 16), (8, 9), (4, 13), (5, 12), (2, 15), (7, 10), (3, 14), (6, 11)
-    ]  # fmt: skip
+        (1, 16),
+        (8, 9),
+        (4, 13),
+        (5, 12),
+        (2, 15),
+        (7, 10),
+        (3, 14),
+        (6, 11),
+    ]
 
 
 @pytest.mark.parametrize("count", COUNTS)

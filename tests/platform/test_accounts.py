@@ -13,8 +13,13 @@ pytestmark = pytest.mark.django_db
 def test_signup_creates_user_and_player_and_logs_in(client):
     response = client.post(
         reverse("signup"),
-        {"username": "rosa", "email": "Rosa@Example.com", "display_name": "Rosa Jiménez",
-         "password1": "domino-capicua-77", "password2": "domino-capicua-77"},
+        {
+            "username": "rosa",
+            "email": "Rosa@Example.com",
+            "display_name": "Rosa Jiménez",
+            "password1": "domino-capicua-77",
+            "password2": "domino-capicua-77",
+        },
     )
     assert response.status_code == 302
     user = get_user_model().objects.get(username="rosa")
@@ -27,8 +32,13 @@ def test_signup_with_nonsense_keeps_everything_as_it_was(client):
     get_user_model().objects.create_user("luis", "luis@example.com", "x")
     response = client.post(
         reverse("signup"),
-        {"username": "luis2", "email": "LUIS@example.com", "display_name": "",
-         "password1": "short", "password2": "other"},
+        {
+            "username": "luis2",
+            "email": "LUIS@example.com",
+            "display_name": "",
+            "password1": "short",
+            "password2": "other",
+        },
     )
     assert response.status_code == 200
     form = response.context["form"]
@@ -77,8 +87,10 @@ def test_password_reset_mail_is_sent_by_the_worker(client, celery_worker_process
     link = re.search(r"https?://[^/\s]+(/accounts/reset/\S+/)", text).group(1)
     form_page = client.get(link, follow=True)
     assert form_page.context["validlink"]
-    client.post(form_page.redirect_chain[-1][0],
-                {"new_password1": "new-password-42x", "new_password2": "new-password-42x"})
+    client.post(
+        form_page.redirect_chain[-1][0],
+        {"new_password1": "new-password-42x", "new_password2": "new-password-42x"},
+    )
     assert client.login(username="marco", password="new-password-42x")
 
 
@@ -100,8 +112,13 @@ def test_the_chosen_language_is_remembered_and_used_for_notifications(client, dj
 def test_signup_remembers_the_language_of_the_page(client):
     client.post(
         reverse("signup"),
-        {"username": "tomas", "email": "t@example.com", "display_name": "Tomás",
-         "password1": "domino-capicua-77", "password2": "domino-capicua-77"},
+        {
+            "username": "tomas",
+            "email": "t@example.com",
+            "display_name": "Tomás",
+            "password1": "domino-capicua-77",
+            "password2": "domino-capicua-77",
+        },
         headers={"accept-language": "en"},
     )
     assert Player.objects.get(user__username="tomas").language == "en"

@@ -16,12 +16,28 @@ PRODUCTION = {
 
 
 def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items()
-             if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "SECURE_SSL",
-                          "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in {
+            "DATABASE_URL",
+            "REDIS_URL",
+            "SECRET_KEY",
+            "DEBUG",
+            "SECURE_SSL",
+            "ALLOWED_HOSTS",
+            "CSRF_TRUSTED_ORIGINS",
+            "DJANGO_ALLOW_ASYNC_UNSAFE",
+        }
+    }
     return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=settings.BASE_DIR, env=clean | env,
-        capture_output=True, text=True, timeout=120,
+        [sys.executable, "manage.py", *args],
+        cwd=settings.BASE_DIR,
+        env=clean | env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 

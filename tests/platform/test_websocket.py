@@ -46,7 +46,8 @@ def test_foreign_origin_is_refused(asgi_server, django_user_model):
     async def scenario():
         with pytest.raises(websockets.InvalidStatus) as refused:
             await websockets.connect(
-                ws_url(asgi_server), origin="http://evil.example",
+                ws_url(asgi_server),
+                origin="http://evil.example",
                 additional_headers={"Cookie": session_cookie(user)},
             )
         return refused.value.response.status_code
@@ -77,10 +78,14 @@ def log_out(base: str, cookie: str) -> None:
         csrf = response.headers.get_all("Set-Cookie")
     token = next(c.split(";")[0].split("=", 1)[1] for c in csrf if c.startswith("csrftoken="))
     request = urllib.request.Request(
-        base + "/accounts/logout/", method="POST",
+        base + "/accounts/logout/",
+        method="POST",
         data=f"csrfmiddlewaretoken={token}".encode(),
-        headers={"Cookie": f"{cookie}; csrftoken={token}", "Referer": base + "/",
-                 "Content-Type": "application/x-www-form-urlencoded"},
+        headers={
+            "Cookie": f"{cookie}; csrftoken={token}",
+            "Referer": base + "/",
+            "Content-Type": "application/x-www-form-urlencoded",
+        },
     )
     opener = urllib.request.build_opener(NoRedirect)
     with pytest.raises(urllib.error.HTTPError) as redirect:
@@ -101,7 +106,8 @@ def test_notification_from_another_process_reaches_the_socket(
 
     async def scenario():
         async with websockets.connect(
-            ws_url(asgi_server), origin=asgi_server,
+            ws_url(asgi_server),
+            origin=asgi_server,
             additional_headers={"Cookie": session_cookie(user)},
         ) as socket:
             await asyncio.sleep(0.3)

@@ -7,4 +7,3 @@ def test_a_real_worker_process_runs_a_task(celery_worker_process, mail_dir):
     bodies = [path.read_text() for path in mail_dir.iterdir()]
     assert any("Mesa 3 a las 8" in body and "carmen@example.com" in body for body in bodies)
     assert celery_worker_process.poll() is None
-

@@ -36,8 +36,15 @@ class Pool:
             )
         return self.entries[key]
 
-    def play(self, four: tuple[int, int, int, int], games_a: int, games_b: int, *,
-             day: int | None = None, forfeit: bool = False) -> Match:  # fmt: skip
+    def play(
+        self,
+        four: tuple[int, int, int, int],
+        games_a: int,
+        games_b: int,
+        *,
+        day: int | None = None,
+        forfeit: bool = False,
+    ) -> Match:
         """A confirmed match; `day` puts it on that day from START (else the next day)."""
         number = len(self.played) + 1
         day = number if day is None else day
@@ -69,10 +76,15 @@ class Pool:
         old.status = Result.Status.SUPERSEDED
         old.save(update_fields=["status"])
         Result.objects.create(
-            match=match, status=Result.Status.CONFIRMED, games_a=games_a, games_b=games_b,
-            points_a=100 * games_a, points_b=100 * games_b, corrects=old,
+            match=match,
+            status=Result.Status.CONFIRMED,
+            games_a=games_a,
+            games_b=games_b,
+            points_a=100 * games_a,
+            points_b=100 * games_b,
+            corrects=old,
             confirmed=timezone.now(),
-        )  # fmt: skip
+        )
         self.played = [
             (m, four, games_a, games_b) if m.pk == match.pk else (m, four, a, b)
             for m, four, a, b in self.played
@@ -81,8 +93,9 @@ class Pool:
 
 
 def build_pool(players: int = 8, tag: str = "") -> Pool:
-    club = Organisation.objects.create(name=f"Club Ratings{tag}", slug=f"club-ratings{tag}",
-                                       country="DO")  # fmt: skip
+    club = Organisation.objects.create(
+        name=f"Club Ratings{tag}", slug=f"club-ratings{tag}", country="DO"
+    )
     event = Event.objects.create(organisation=club, name=f"Liga{tag}", slug=f"liga-ratings{tag}")
     people = [
         Player.objects.create(display_name=f"Player {i:02d}{tag}", club=club, country="DO")
@@ -99,8 +112,10 @@ def by_openskill(pool: Pool) -> dict[int, tuple[float, float]]:
     ratings = {}
     ordered = sorted(pool.played, key=lambda p: (p[0].scheduled, p[0].pk))
     for _match, four, games_a, games_b in ordered:
-        teams = [[ratings.get(p) or model.rating() for p in four[:2]],
-                 [ratings.get(p) or model.rating() for p in four[2:]]]  # fmt: skip
+        teams = [
+            [ratings.get(p) or model.rating() for p in four[:2]],
+            [ratings.get(p) or model.rating() for p in four[2:]],
+        ]
         ranks = [0, 0] if games_a == games_b else ([0, 1] if games_a > games_b else [1, 0])
         new = model.rate(teams, ranks=ranks)
         for player, rating in zip(four, new[0] + new[1], strict=True):

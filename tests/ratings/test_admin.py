@@ -24,8 +24,9 @@ def test_linking_an_event_in_the_admin_places_its_matches(client):
     assert response.status_code == 302
     assert RatedMatch.objects.filter(pool=pool.pool).count() == 1
 
-    online = Event.objects.create(organisation=pool.event.organisation, name="Online",
-                                  slug="online-x", mode=Event.Mode.ONLINE)  # fmt: skip
+    online = Event.objects.create(
+        organisation=pool.event.organisation, name="Online", slug="online-x", mode=Event.Mode.ONLINE
+    )
     response = client.post(url, {"event": online.pk, "pool": pool.pool.pk})
     assert response.status_code == 200 and not EventPool.objects.filter(event=online).exists()
 

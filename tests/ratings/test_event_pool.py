@@ -11,12 +11,15 @@ from league.ratings.models import EventPool, RatingPool
 
 @pytest.fixture
 def setup(db):
-    federation = Organisation.objects.create(name="Federación", slug="fed",
-                                             kind=Organisation.Kind.FEDERATION)  # fmt: skip
+    federation = Organisation.objects.create(
+        name="Federación", slug="fed", kind=Organisation.Kind.FEDERATION
+    )
     club = Organisation.objects.create(name="Club", slug="club", parent=federation)
     users = get_user_model().objects
-    people = {name: users.create_user(name, f"{name}@example.com", "pw") for name in
-              ("club_org", "fed_org", "outsider", "staff")}  # fmt: skip
+    people = {
+        name: users.create_user(name, f"{name}@example.com", "pw")
+        for name in ("club_org", "fed_org", "outsider", "staff")
+    }
     Membership.objects.create(organisation=club, user=people["club_org"], role="organiser")
     Membership.objects.create(organisation=federation, user=people["fed_org"], role="organiser")
     people["staff"].is_staff = True

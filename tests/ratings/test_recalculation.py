@@ -128,8 +128,9 @@ def test_which_events_may_feed_which_pool(db):
     club = Organisation.objects.create(name="Club A", slug="club-a")
     other = Organisation.objects.create(name="Club B", slug="club-b")
     board = Event.objects.create(organisation=club, name="Liga", slug="liga-a")
-    online = Event.objects.create(organisation=club, name="Online", slug="online-a",
-                                  mode=Event.Mode.ONLINE)  # fmt: skip
+    online = Event.objects.create(
+        organisation=club, name="Online", slug="online-a", mode=Event.Mode.ONLINE
+    )
     services.check_feed(board, services.organisation_pool(club))
     services.check_feed(online, services.global_pool())
     refused = [

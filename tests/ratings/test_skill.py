@@ -11,8 +11,10 @@ skills = st.tuples(st.floats(-20, 80), st.floats(0.05, 12))
 
 
 def by_openskill(team_a, team_b, outcome: Outcome):
-    teams = [[MODEL.create_rating(list(s)) for s in team_a],
-             [MODEL.create_rating(list(s)) for s in team_b]]  # fmt: skip
+    teams = [
+        [MODEL.create_rating(list(s)) for s in team_a],
+        [MODEL.create_rating(list(s)) for s in team_b],
+    ]
     new = MODEL.rate(teams, ranks=outcome.ranks)
     return [[(r.mu, r.sigma) for r in team] for team in new]
 

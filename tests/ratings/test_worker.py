@@ -30,13 +30,13 @@ def from_scratch(event) -> dict[int, tuple[float, float]]:
     for result in sorted(counted, key=lambda r: (r.match.rating_slot.played_at, r.match_id)):
         a, b = result.match.entry_a, result.match.entry_b
         four = [a.player_1_id, a.player_2_id, b.player_1_id, b.player_2_id]
-        teams = [[ratings.get(p) or model.rating() for p in four[:2]],
-                 [ratings.get(p) or model.rating() for p in four[2:]]]  # fmt: skip
+        teams = [
+            [ratings.get(p) or model.rating() for p in four[:2]],
+            [ratings.get(p) or model.rating() for p in four[2:]],
+        ]
         new = model.rate(teams, ranks=[0, 1] if result.winner == "a" else [1, 0])
         ratings.update(zip(four, new[0] + new[1], strict=True))
     return {p: (r.mu, r.sigma) for p, r in ratings.items()}
-
-
 
 
 @pytest.mark.django_db(transaction=True)

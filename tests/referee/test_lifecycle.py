@@ -40,9 +40,12 @@ def test_correction_recomputes_result_and_standings_then_appeal(refs):
     before = {row.entry.pk: row for row in standings.table(refs.league.event).standings}
 
     ruling = services.rule(
-        refs.league.referee, dispute, "correct", "5-2 fits: he must play it.",
+        refs.league.referee,
+        dispute,
+        "correct",
+        "5-2 fits: he must play it.",
         record=corrected_record(),
-    )  # fmt: skip
+    )
     assert ruling.points_before == [30, 0] and ruling.points_after == [48, 0]
     assert ruling.record_before["actions"][3] == "pass"
     assert ruling.record_after["actions"][3] == "5-2"
@@ -128,8 +131,9 @@ def test_window_and_duplicates(refs):
     assert twice.value.code == "already_disputed"
     late = refs.result.entered - timedelta(hours=25)
     with pytest.raises(ServiceError) as closed:
-        services.open_dispute(refs.a[0], refs.match, game=1, hand=2, record={}, reason="x",
-                              played=late)  # fmt: skip
+        services.open_dispute(
+            refs.a[0], refs.match, game=1, hand=2, record={}, reason="x", played=late
+        )
     assert closed.value.code == "window_closed"
     with pytest.raises(ServiceError) as missing:
         services.open_result_dispute(refs.a[0], refs.match, 1, 7, "x")

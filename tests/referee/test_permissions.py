@@ -80,8 +80,9 @@ def test_pages_and_endpoints_check_permissions(client, refs, people):
     client.force_login(people["party_a"])
     assert client.get(page).status_code == 200
     assert client.post(endpoint, "{}", content_type="application/json").status_code == 403
-    response = client.post(reverse("dispute_rule", args=[dispute.pk]),
-                           {"kind": "uphold", "reason": "mine"})  # fmt: skip
+    response = client.post(
+        reverse("dispute_rule", args=[dispute.pk]), {"kind": "uphold", "reason": "mine"}
+    )
     assert response.status_code == 302 and not Ruling.objects.exists()
     client.force_login(people["referee"])
     answer = client.post(endpoint, corrected_record(), content_type="application/json").json()
@@ -96,9 +97,15 @@ def test_pages_and_endpoints_check_permissions(client, refs, people):
 
 def test_players_see_the_full_record_only_after_the_hand_ended(client, refs):
     live = services.open_dispute(
-        refs.a[0], refs.match, game=1, hand=2, record=illegal_pass_record(), reason="Live.",
-        played=timezone.now() - timedelta(minutes=1), hand_ended=False,
-    )  # fmt: skip
+        refs.a[0],
+        refs.match,
+        game=1,
+        hand=2,
+        record=illegal_pass_record(),
+        reason="Live.",
+        played=timezone.now() - timedelta(minutes=1),
+        hand_ended=False,
+    )
     for user, full in ((refs.a[0], False), (refs.b[0], False), (refs.league.referee, True)):
         assert services.sees_full_record(user, live) is full
         client.force_login(user)

@@ -40,35 +40,55 @@ def test_batch_of_faulty_and_malformed_lines(celery_worker_process, client):
     match = refs.match
     bad_tile = corrected_record()
     bad_tile["actions"][6] = "7-7"
-    data = b"\n".join([
-        line(corrected_record(), table=match.table),
-        line(illegal_pass_record(), table=match.table, hand_number=2),
-        b'{"format": "domino-hand/1", "rules": ',
-        b"[1, 2, 3]",
-        line(corrected_record(), table=99),
-        b'{"format": "domino-hand/1"}',
-        b"",
-        b"\xff\xfe not text",
-        line(bad_tile, table=match.table, hand_number=3),
-        line(corrected_record(), table="one"),
-    ])  # fmt: skip
-    batch = in_thread(batches.create_batch, refs.league.organiser, refs.league.event,
-                     match.round, data, "round-1.jsonl")  # fmt: skip
+    data = b"\n".join(
+        [
+            line(corrected_record(), table=match.table),
+            line(illegal_pass_record(), table=match.table, hand_number=2),
+            b'{"format": "domino-hand/1", "rules": ',
+            b"[1, 2, 3]",
+            line(corrected_record(), table=99),
+            b'{"format": "domino-hand/1"}',
+            b"",
+            b"\xff\xfe not text",
+            line(bad_tile, table=match.table, hand_number=3),
+            line(corrected_record(), table="one"),
+        ]
+    )
+    batch = in_thread(
+        batches.create_batch,
+        refs.league.organiser,
+        refs.league.event,
+        match.round,
+        data,
+        "round-1.jsonl",
+    )
     batch = wait_for(batch)
     assert batch.status == Batch.Status.DONE and batch.processed == batch.total == 10
     by_line = {entry["line"]: entry for entry in batch.report}
     assert by_line[1]["kind"] == "valid" and by_line[1]["points"] == [48, 0]
     assert by_line[2] | {"detail": ""} == {
-        "line": 2, "kind": "fault", "code": "illegal_pass", "action": 3, "seat": 1,
-        "table": match.table, "match": match.pk, "game": 1, "hand": 2, "detail": "",
-    }  # fmt: skip
+        "line": 2,
+        "kind": "fault",
+        "code": "illegal_pass",
+        "action": 3,
+        "seat": 1,
+        "table": match.table,
+        "match": match.pk,
+        "game": 1,
+        "hand": 2,
+        "detail": "",
+    }
     errors = {
         n: (e["code"], batches.message(e)) for n, e in by_line.items() if e["kind"] == "error"
     }
     assert {n: code for n, (code, _) in errors.items()} == {
-        3: "invalid_json", 4: "not_an_object", 5: "unknown_table", 6: "bad_record",
-        8: "bad_encoding", 10: "bad_reference",
-    }  # fmt: skip
+        3: "invalid_json",
+        4: "not_an_object",
+        5: "unknown_table",
+        6: "bad_record",
+        8: "bad_encoding",
+        10: "bad_reference",
+    }
     assert all(message for _, message in errors.values())
     assert "99" in errors[5][1]
     assert by_line[9]["code"] == "bad_tile" and 7 not in by_line
@@ -100,8 +120,15 @@ def test_a_ruling_that_changes_the_winner_recomputes_the_ratings(celery_worker_p
     assert stored == from_scratch(refs.league.event)
 
     dispute = in_thread(services.open_result_dispute, refs.b[0], refs.match, 1, 1, "Illegal.")
-    ruling = in_thread(services.rule, refs.league.referee, dispute, "award",
-                      "The hand goes to side 1.", side=1, points=200)  # fmt: skip
+    ruling = in_thread(
+        services.rule,
+        refs.league.referee,
+        dispute,
+        "award",
+        "The hand goes to side 1.",
+        side=1,
+        points=200,
+    )
     assert ruling.points_after == [0, 200]
     result = Result.objects.get(match=refs.match, status=Result.Status.CONFIRMED)
     assert (result.points_a, result.points_b, result.winner) == (80, 260, "b")

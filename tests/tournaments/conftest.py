@@ -64,9 +64,7 @@ def build(fmt: str, size: int, tag: str = "", **options) -> Club:
         else:
             p1, p2 = make_user(f"p{i}a{tag}", club).player, make_user(f"p{i}b{tag}", club).player
             data.entries.append(
-                entries.register(
-                    data.organiser, data.event, player_1=p1, player_2=p2, name=f"P{i}"
-                )  # fmt: skip
+                entries.register(data.organiser, data.event, player_1=p1, player_2=p2, name=f"P{i}")
             )
     data.event.refresh_from_db()
     return data

@@ -141,8 +141,14 @@ def test_seeding_by_rating(build_event):
     strongest = data.entries[3]
     for rank, entry in enumerate([data.entries[3], data.entries[1], data.entries[0]]):
         for player in entry.players:
-            Rating.objects.create(pool=pool, player=player, mu=40 - 5 * rank, sigma=2,
-                                  ordinal=34 - 5 * rank, matches=10)  # fmt: skip
+            Rating.objects.create(
+                pool=pool,
+                player=player,
+                mu=40 - 5 * rank,
+                sigma=2,
+                ordinal=34 - 5 * rank,
+                matches=10,
+            )
     bracket = brackets.create_bracket(data.organiser, data.event)
     seeds = [s.entry for s in bracket.seeds.all()]
     assert seeds == [strongest, data.entries[1], data.entries[0], data.entries[2]]

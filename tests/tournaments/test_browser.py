@@ -1,6 +1,5 @@
 """An organiser runs tournaments in a real Chromium against the real ASGI server."""
 
-
 import pytest
 
 from league.models import Event, Match, Result
@@ -24,8 +23,6 @@ def log_in(page, base: str, username: str) -> None:
 
 def no_errors(page) -> None:
     assert page.locator(".message.error").count() == 0, page.locator(".messages").inner_text()
-
-
 
 
 def play(data, match, points) -> None:

@@ -61,20 +61,23 @@ def test_nonsense_input_gets_a_clear_error(build_event, client):
     client.defaults["HTTP_REFERER"] = reverse("tournament_run", args=[slug])
     swiss.pair_round(data.organiser, data.event)
     response = client.post(
-        reverse("tournament_act", args=[slug, "swap"]), {"first": "x", "second": "999999"},
+        reverse("tournament_act", args=[slug, "swap"]),
+        {"first": "x", "second": "999999"},
         follow=True,
-    )  # fmt: skip
+    )
     assert [m.level_tag for m in response.context["messages"]] == ["error"]
-    response = client.post(reverse("tournament_act", args=[slug, "options"]), {"rounds": "-3"},
-                           follow=True)  # fmt: skip
+    response = client.post(
+        reverse("tournament_act", args=[slug, "options"]), {"rounds": "-3"}, follow=True
+    )
     assert [m.level_tag for m in response.context["messages"]] == ["error"]
     assert client.post(reverse("tournament_act", args=[slug, "nonsense"])).status_code == 404
     client.post(reverse("tournament_act", args=[slug, "publish"]))
     response = client.post(reverse("tournament_act", args=[slug, "publish"]), follow=True)
     assert [m.level_tag for m in response.context["messages"]] == ["success", "error"]
     match = Match.objects.filter(event=data.event).first()
-    response = client.post(reverse("tournament_result", args=[match.pk]),
-                           {"game_1_a": "abc"}, follow=True)  # fmt: skip
+    response = client.post(
+        reverse("tournament_result", args=[match.pk]), {"game_1_a": "abc"}, follow=True
+    )
     assert [m.level_tag for m in response.context["messages"]] == ["error"]
     assert not Result.objects.exists()
 
@@ -106,8 +109,9 @@ def test_individual_table_result_from_the_page(build_event, client):
     data = build_event(Event.Format.INDIVIDUAL, 4)
     round_ = individual.seat_round(data.organiser, data.event)
     client.force_login(data.referee)
-    client.post(reverse("tournament_table_result", args=[round_.pk, 1]),
-                {"points_a": 150, "points_b": 90})  # fmt: skip
+    client.post(
+        reverse("tournament_table_result", args=[round_.pk, 1]), {"points_a": 150, "points_b": 90}
+    )
     result = round_.table_results.get()
     client.force_login(data.organiser)
     client.post(reverse("tournament_table_confirm", args=[result.pk]))

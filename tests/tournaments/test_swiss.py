@@ -186,8 +186,12 @@ def test_a_late_entry_is_paired_from_the_next_round(build_event):
     assert data.event.tiebreaks[:3] == ["match_wins", "buchholz", "sonneborn_berger"]
     swiss.pair_round(data.organiser, data.event)
     swiss.publish(data.organiser, data.event)
-    late = entries.register(data.organiser, data.event, player_1=make_user("late1").player,
-                            player_2=make_user("late2").player)  # fmt: skip
+    late = entries.register(
+        data.organiser,
+        data.event,
+        player_1=make_user("late1").player,
+        player_2=make_user("late2").player,
+    )
     assert late.late and data.event.rounds.count() == 1  # no league catch-up rounds
     play_round(data, 1)
     drafted = swiss.pair_round(data.organiser, data.event)

@@ -32,26 +32,54 @@ class Command(BaseCommand):
 
     def handle(self, *args, host: str, port: int, production: bool, web: int, **options) -> None:
         python = sys.executable
-        server = [python, "-m", "granian", "--interface", "asginl", "--host", host,
-                  "--port", str(port), "config.asgi:application"]
+        server = [
+            python,
+            "-m",
+            "granian",
+            "--interface",
+            "asginl",
+            "--host",
+            host,
+            "--port",
+            str(port),
+            "config.asgi:application",
+        ]
         worker = [python, "-m", "celery", "-A", "config", "worker", "-l", "INFO"]
         beat_schedule = str(settings.VAR_DIR / "celerybeat-schedule")
         commands = {}
         if production:
             commands["web"] = server + ["--workers", str(web)]
             commands["worker"] = worker + ["--concurrency", "2"]
-            commands["beat"] = [python, "-m", "celery", "-A", "config", "beat", "-l", "INFO",
-                                "-s", beat_schedule]
+            commands["beat"] = [
+                python,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "beat",
+                "-l",
+                "INFO",
+                "-s",
+                beat_schedule,
+            ]
         else:
             # The in-memory channel layer lives in one process: a single web process.
             commands["web"] = server
-            commands["worker"] = worker + ["-P", "threads", "--concurrency", "2", "-B",
-                                           "-s", beat_schedule]
+            commands["worker"] = worker + [
+                "-P",
+                "threads",
+                "--concurrency",
+                "2",
+                "-B",
+                "-s",
+                beat_schedule,
+            ]
         if options["no_worker"]:
             commands = {"web": commands["web"]}
 
-        processes = {name: subprocess.Popen(cmd, env=os.environ.copy())
-                     for name, cmd in commands.items()}
+        processes = {
+            name: subprocess.Popen(cmd, env=os.environ.copy()) for name, cmd in commands.items()
+        }
         url = f"http://{host}:{port}/"
         self.stdout.write(self.style.SUCCESS(f"\nCapicúa is running at {url}"))
         if settings.DEBUG:

@@ -158,11 +158,20 @@ def bracket_view(bracket: Bracket) -> list[SlotView]:
     results = {n: winners[m.pk] for n, m in slots.items() if m.pk in winners}
     states, stale = consistent_states(shape, [s.entry_id for s in seeds], results)
     return [
-        SlotView(m.id, m.stage, m.round, round_name(m, shape), entries.get(states[m.id].home),
-                 entries.get(states[m.id].away), entries.get(states[m.id].winner),
-                 states[m.id].needed, slots.get(m.id), m.id in stale)
+        SlotView(
+            m.id,
+            m.stage,
+            m.round,
+            round_name(m, shape),
+            entries.get(states[m.id].home),
+            entries.get(states[m.id].away),
+            entries.get(states[m.id].winner),
+            states[m.id].needed,
+            slots.get(m.id),
+            m.id in stale,
+        )
         for m in shape.matches
-    ]  # fmt: skip
+    ]
 
 
 def sync(bracket: Bracket) -> None:
@@ -182,13 +191,19 @@ def sync(bracket: Bracket) -> None:
         if slot is None:
             if ready:
                 round_, _created = Round.objects.get_or_create(
-                    event=event, number=numbers[m.stage, m.round],
+                    event=event,
+                    number=numbers[m.stage, m.round],
                     defaults={"name": round_name(m, shape)},
-                )  # fmt: skip
+                )
                 table = (round_.matches.aggregate(last=Max("table"))["last"] or 0) + 1
-                match = Match.objects.create(event=event, round=round_, entry_a_id=state.home,
-                                             entry_b_id=state.away, table=table,
-                                             venue=event.venue)  # fmt: skip
+                match = Match.objects.create(
+                    event=event,
+                    round=round_,
+                    entry_a_id=state.home,
+                    entry_b_id=state.away,
+                    table=table,
+                    venue=event.venue,
+                )
                 BracketSlot.objects.create(bracket=bracket, number=m.id, match=match)
             continue
         match = slot.match
@@ -209,16 +224,24 @@ def build(user, event: Event, kind: str, seeds: list[Entry], first_round: int) -
         raise ServiceError("too_few_entries", _("A bracket needs at least two entries."))
     tournament = tournament_of(event)
     bracket = Bracket.objects.create(
-        event=event, kind=kind, third_place=tournament.third_place and len(seeds) >= 4,
-        grand_final_reset=tournament.grand_final_reset, first_round=first_round,
-    )  # fmt: skip
+        event=event,
+        kind=kind,
+        third_place=tournament.third_place and len(seeds) >= 4,
+        grand_final_reset=tournament.grand_final_reset,
+        first_round=first_round,
+    )
     BracketSeed.objects.bulk_create(
         BracketSeed(bracket=bracket, number=n, entry=entry) for n, entry in enumerate(seeds, 1)
     )
     sync(bracket)
     start_play(user, event)
-    audit(user, "bracket.create", bracket, event=event,
-          after={"kind": kind, "seeds": [e.pk for e in seeds]})  # fmt: skip
+    audit(
+        user,
+        "bracket.create",
+        bracket,
+        event=event,
+        after={"kind": kind, "seeds": [e.pk for e in seeds]},
+    )
     return bracket
 
 
@@ -291,8 +314,14 @@ def correct_result(
             before = result.status
             result.status = Result.Status.SUPERSEDED
             result.save(update_fields=["status"])
-            audit(user, "bracket.reset", result, event=match.event, before={"status": before},
-                  after={"status": result.status, "because_of": match.pk})  # fmt: skip
+            audit(
+                user,
+                "bracket.reset",
+                result,
+                event=match.event,
+                before={"status": before},
+                after={"status": result.status, "because_of": match.pk},
+            )
         dependent.status = Match.Status.SCHEDULED
         dependent.save(update_fields=["status"])
     sync(match.bracket_slot.bracket)

@@ -32,14 +32,14 @@ FORMAT_TIEBREAKS = {
         "point_difference",
         "points_for",
         "lots",
-    ],  # fmt: skip
+    ],
     Event.Format.INDIVIDUAL: [
         "match_wins",
         "partner_aware",
         "point_difference",
         "points_for",
         "lots",
-    ],  # fmt: skip
+    ],
 }
 
 
@@ -76,8 +76,14 @@ def start_play(user, event: Event) -> None:
         before = event.status
         event.status = Event.Status.RUNNING
         event.save(update_fields=["status"])
-        audit(user, "event.status", event, event=event, before={"status": before},
-              after={"status": event.status})  # fmt: skip
+        audit(
+            user,
+            "event.status",
+            event,
+            event=event,
+            before={"status": before},
+            after={"status": event.status},
+        )
 
 
 def playing_entries(event: Event) -> list[Entry]:

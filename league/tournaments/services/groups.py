@@ -53,14 +53,25 @@ def draw_groups(user, event: Event) -> list[Group]:
         round_ = Round.objects.create(event=event, number=number)
         pairings = [p for s in schedules if len(s) >= number for p in s[number - 1].pairings]
         Match.objects.bulk_create(
-            Match(event=event, round=round_, entry_a_id=a, entry_b_id=b, table=table,
-                  venue=event.venue)
+            Match(
+                event=event,
+                round=round_,
+                entry_a_id=a,
+                entry_b_id=b,
+                table=table,
+                venue=event.venue,
+            )
             for table, (a, b) in enumerate(pairings, 1)
-        )  # fmt: skip
+        )
     start_play(user, event)
     bump_standings(event)
-    audit(user, "groups.draw", event, event=event,
-          after={g.name: [m.entry_id for m in g.members.all()] for g in groups})  # fmt: skip
+    audit(
+        user,
+        "groups.draw",
+        event,
+        event=event,
+        after={g.name: [m.entry_id for m in g.members.all()] for g in groups},
+    )
     return groups
 
 

@@ -38,8 +38,13 @@ def enter_player(user, event: Event, player: Player) -> Entry:
     event = lock_event(user, event, INDIVIDUAL)
     if event.entries.filter(player_1=player).exclude(status=Entry.Status.WITHDRAWN).exists():
         raise ServiceError("already_entered", _("This player is already entered."))
-    entry = Entry.objects.create(event=event, name=player.display_name[:120], player_1=player,
-                                 club=player.club, late=event.rounds.exists())  # fmt: skip
+    entry = Entry.objects.create(
+        event=event,
+        name=player.display_name[:120],
+        player_1=player,
+        club=player.club,
+        late=event.rounds.exists(),
+    )
     audit(user, "entry.register", entry, event=event, after={"player": player.pk})
     return entry
 
@@ -89,15 +94,24 @@ def seat_round(user, event: Event) -> Round:
     round_ = Round.objects.create(event=event, number=number)
     seats = []
     for table, ((a, c), (b, d)) in enumerate(planned.tables, 1):
-        seats += [Seat(round=round_, table=table, seat=s, player_id=pk)
-                  for s, pk in ((1, a), (2, b), (3, c), (4, d))]  # fmt: skip
+        seats += [
+            Seat(round=round_, table=table, seat=s, player_id=pk)
+            for s, pk in ((1, a), (2, b), (3, c), (4, d))
+        ]
     Seat.objects.bulk_create(seats)
     SitOut.objects.bulk_create(SitOut(round=round_, player_id=pk) for pk in planned.sitting_out)
     start_play(user, event)
     bump_standings(event)
-    audit(user, "individual.seat", round_, event=event,
-          after={"tables": [list(t) for t in planned.tables],
-                 "sitting_out": list(planned.sitting_out)})  # fmt: skip
+    audit(
+        user,
+        "individual.seat",
+        round_,
+        event=event,
+        after={
+            "tables": [list(t) for t in planned.tables],
+            "sitting_out": list(planned.sitting_out),
+        },
+    )
     return round_
 
 
@@ -190,10 +204,16 @@ def enter_table_result(user, round_: Round, table: int, points_a, points_b) -> T
     _check_points(round_.event, points_a, points_b)
     if round_.table_results.filter(table=table).exists():
         raise ServiceError("result_exists", _("This table's result was already entered."))
-    result = TableResult.objects.create(round=round_, table=table, points_a=points_a,
-                                        points_b=points_b, entered_by=user)  # fmt: skip
-    audit(user, "individual.result", result, event=round_.event,
-          after={"table": table, "points": [points_a, points_b]})  # fmt: skip
+    result = TableResult.objects.create(
+        round=round_, table=table, points_a=points_a, points_b=points_b, entered_by=user
+    )
+    audit(
+        user,
+        "individual.result",
+        result,
+        event=round_.event,
+        after={"table": table, "points": [points_a, points_b]},
+    )
     return result
 
 
@@ -234,6 +254,12 @@ def correct_table_result(user, result: TableResult, points_a, points_b) -> Table
     result.confirmed_by = user
     result.save()
     bump_standings(event)
-    audit(user, "individual.correct", result, event=event, before=before,
-          after={"points": [points_a, points_b], "status": result.status})  # fmt: skip
+    audit(
+        user,
+        "individual.correct",
+        result,
+        event=event,
+        before=before,
+        after={"points": [points_a, points_b], "status": result.status},
+    )
     return result

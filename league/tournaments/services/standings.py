@@ -89,7 +89,7 @@ def table_results(event: Event) -> list[MatchResult]:
                 winner=s[1] if a_wins else s[2],
                 points_a=result.points_a,
                 points_b=result.points_b,
-            )  # fmt: skip
+            )
         )
     return played
 
@@ -101,8 +101,10 @@ def individual_table(event: Event) -> list[PlayerStanding]:
     rows = {p.pk: PlayerStanding(p) for p in players}
     results = table_results(event)
     for r in results:
-        for side, own, other in (((r.a, r.partner_a), r.points_a, r.points_b),
-                                 ((r.b, r.partner_b), r.points_b, r.points_a)):  # fmt: skip
+        for side, own, other in (
+            ((r.a, r.partner_a), r.points_a, r.points_b),
+            ((r.b, r.partner_b), r.points_b, r.points_a),
+        ):
             won = r.winner in side
             for pk in side:
                 row = rows[pk]
@@ -118,10 +120,15 @@ def individual_table(event: Event) -> list[PlayerStanding]:
         row.score += tournament.sit_out_score
         row.points_for += tournament.sit_out_points
     stats = {
-        pk: {"score": row.score, "match_wins": row.score, "points_for": row.points_for,
-             "point_difference": row.point_difference, "lots": -(row.player.lot or pk)}
+        pk: {
+            "score": row.score,
+            "match_wins": row.score,
+            "points_for": row.points_for,
+            "point_difference": row.point_difference,
+            "lots": -(row.player.lot or pk),
+        }
         for pk, row in rows.items()
-    }  # fmt: skip
+    }
     ranked = rank_entrants(list(rows), results, event.tiebreaks, stats=stats)
     table = []
     for standing in ranked:

@@ -68,16 +68,26 @@ def forbid_pairing(user, event: Event, entry_a: Entry, entry_b: Entry, reason: s
         event=event, entry_a=low, entry_b=high, defaults={"reason": reason.strip()[:120]}
     )
     if created:
-        audit(user, "tournament.forbid", forbidden, event=event,
-              after={"entries": [low.pk, high.pk], "reason": forbidden.reason})  # fmt: skip
+        audit(
+            user,
+            "tournament.forbid",
+            forbidden,
+            event=event,
+            after={"entries": [low.pk, high.pk], "reason": forbidden.reason},
+        )
     return forbidden
 
 
 @transaction.atomic
 def allow_pairing(user, forbidden: ForbiddenPairing) -> None:
     event = lock_event(user, forbidden.event)
-    audit(user, "tournament.allow", forbidden, event=event,
-          before={"entries": [forbidden.entry_a_id, forbidden.entry_b_id]})  # fmt: skip
+    audit(
+        user,
+        "tournament.allow",
+        forbidden,
+        event=event,
+        before={"entries": [forbidden.entry_a_id, forbidden.entry_b_id]},
+    )
     ForbiddenPairing.objects.filter(pk=forbidden.pk).delete()
 
 
@@ -97,8 +107,16 @@ def _renumber(event: Event, pairings: list[tuple[int, int | None, bool]], number
     for a, b, pinned in pairings:
         if b is not None:
             table += 1
-        rows.append(DraftPairing(event=event, number=number, table=table if b else None,
-                                 entry_a_id=a, entry_b_id=b, pinned=pinned))  # fmt: skip
+        rows.append(
+            DraftPairing(
+                event=event,
+                number=number,
+                table=table if b else None,
+                entry_a_id=a,
+                entry_b_id=b,
+                pinned=pinned,
+            )
+        )
     DraftPairing.objects.bulk_create(rows)
 
 
@@ -118,18 +136,24 @@ def pair_round(user, event: Event) -> list[DraftPairing]:
         raise ServiceError("too_few_entries", _("A round needs at least two entries."))
     ids = {e.pk for e in entries}
     pinned = [
-        p for p in draft(event)
+        p
+        for p in draft(event)
         if p.pinned and p.entry_a_id in ids and (p.entry_b_id is None or p.entry_b_id in ids)
-    ]  # fmt: skip
+    ]
     taken = {p.entry_a_id for p in pinned} | {p.entry_b_id for p in pinned}
     past = history(event)
     standing = {row.entry.pk: row for row in pairs_table(event)}
     order = sorted(entries, key=lambda e: (standing[e.pk].position, e.lot or 0, e.pk))
     free = [
-        SwissEntrant(id=e.pk, score=standing[e.pk].match_points + standing[e.pk].drawn / 2,
-                     opponents=frozenset(past.opponents[e.pk]), had_bye=e.pk in past.byes)
-        for e in order if e.pk not in taken
-    ]  # fmt: skip
+        SwissEntrant(
+            id=e.pk,
+            score=standing[e.pk].match_points + standing[e.pk].drawn / 2,
+            opponents=frozenset(past.opponents[e.pk]),
+            had_bye=e.pk in past.byes,
+        )
+        for e in order
+        if e.pk not in taken
+    ]
     if len(free) % 2 and any(p.entry_b_id is None for p in pinned):
         raise ServiceError("two_byes", _("Unpin the bye: only one entry can have it."))
     paired = pair_swiss(free, forbidden_pairs(event, entries)) if free else None
@@ -142,8 +166,13 @@ def pair_round(user, event: Event) -> list[DraftPairing]:
     if paired is not None and paired.bye is not None:
         byes.append((paired.bye, None, False))
     _renumber(event, tables + byes, number)
-    audit(user, "swiss.pair", event, event=event,
-          after={"round": number, "tables": [t[:2] for t in tables + byes]})  # fmt: skip
+    audit(
+        user,
+        "swiss.pair",
+        event,
+        event=event,
+        after={"round": number, "tables": [t[:2] for t in tables + byes]},
+    )
     return draft(event)
 
 
@@ -211,11 +240,17 @@ def publish(user, event: Event) -> Round:
     require_round_complete(event)
     round_ = Round.objects.create(event=event, number=number)
     Match.objects.bulk_create(
-        Match(event=event, round=round_, entry_a_id=p.entry_a_id, entry_b_id=p.entry_b_id,
-              table=p.table, venue=event.venue,
-              status=Match.Status.SCHEDULED if p.entry_b_id else Match.Status.BYE)
+        Match(
+            event=event,
+            round=round_,
+            entry_a_id=p.entry_a_id,
+            entry_b_id=p.entry_b_id,
+            table=p.table,
+            venue=event.venue,
+            status=Match.Status.SCHEDULED if p.entry_b_id else Match.Status.BYE,
+        )
         for p in pairings
-    )  # fmt: skip
+    )
     DraftPairing.objects.filter(event=event).delete()
     start_play(user, event)
     bump_standings(event)
@@ -253,7 +288,11 @@ def rematches(event: Event, pairings: list[DraftPairing]) -> set[int]:
     past = history(event)
     banned = forbidden_pairs(event, playing_entries(event))
     return {
-        p.pk for p in pairings
-        if p.entry_b_id is not None and (p.entry_b_id in past.opponents[p.entry_a_id]
-                                          or frozenset((p.entry_a_id, p.entry_b_id)) in banned)
-    }  # fmt: skip
+        p.pk
+        for p in pairings
+        if p.entry_b_id is not None
+        and (
+            p.entry_b_id in past.opponents[p.entry_a_id]
+            or frozenset((p.entry_a_id, p.entry_b_id)) in banned
+        )
+    }
