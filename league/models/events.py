@@ -237,6 +237,8 @@ class Entry(models.Model):
     late = models.BooleanField(_("late entry"), default=False)
     checked_in = models.DateTimeField(_("checked in"), null=True, blank=True)
     lot = models.PositiveIntegerField(_("lot"), null=True, blank=True)
+    seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
+    rating = models.FloatField(_("rating"), null=True, blank=True)
     left = models.DateTimeField(_("withdrawn or disqualified at"), null=True, blank=True)
 
     class Meta:

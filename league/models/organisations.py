@@ -85,6 +85,15 @@ class Invitation(models.Model):
     )
     accepted = models.DateTimeField(_("accepted"), null=True, blank=True)
     revoked = models.BooleanField(_("revoked"), default=False)
+    player = models.ForeignKey(
+        "Player",
+        verbose_name=_("player to claim"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="invitations",
+        help_text=_("Whoever accepts becomes this player, keeping their history."),
+    )
 
     class Meta:
         ordering = ["-created"]
@@ -117,6 +126,12 @@ class Player(models.Model):
         on_delete=models.SET_NULL,
         related_name="players",
     )
+    email = models.EmailField(
+        _("email"),
+        blank=True,
+        help_text=_("For a player without an account: where news reaches them."),
+    )
+    phone = models.CharField(_("phone"), max_length=32, blank=True)
     country = models.CharField(_("country"), max_length=2, blank=True)
     photo = models.ImageField(_("photo"), upload_to="players/", blank=True)
     language = models.CharField(
@@ -138,6 +153,11 @@ class Player(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("player", args=[self.pk])
+
+    @property
+    def contact_email(self) -> str:
+        """Where email reaches the player: their account's address, else the roster's."""
+        return (self.user.email if self.user_id else "") or self.email
 
 
 class Notification(models.Model):
