@@ -1,4 +1,14 @@
-"""Entries: registration with a cap and a waiting list, check-in, late entries, withdrawals."""
+"""Entries: registration with a cap and a waiting list, check-in, late entries, withdrawals,
+and entrants imported from a CSV file (previewed row by row, saved all at once or not at all).
+
+Every way in (the entry form, the CSV import, the API) goes through `register`, so the rules
+on duplicates are the same everywhere.
+"""
+
+import csv
+import io
+import unicodedata
+from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.utils import timezone
@@ -7,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from ..models import Division, Entry, Event, Organisation, Player, Result
 from ..permissions import can, require, speaks_for
 from .audit import audit, snapshot
+from .clubs import normalised, roster
 from .errors import ServiceError
 from .events import bump_standings
 from .fixtures import add_catch_up_fixtures, remaining_matches
@@ -24,6 +35,8 @@ ENTRY_FIELDS = [
     "late",
     "checked_in",
     "left",
+    "seed",
+    "rating",
 ]
 ACTIVE = (Entry.Status.ACCEPTED, Entry.Status.WAITLISTED)
 
@@ -44,6 +57,8 @@ def _check_players(event: Event, players: list[Player]) -> None:
         player_1__in=players
     ) | Entry.objects.filter(event=event, status__in=ACTIVE, player_2__in=players)
     if taken.exists():
+        if len(players) == 1:
+            raise ServiceError("already_entered", _("This player is already entered."))
         raise ServiceError("already_entered", _("A player of this pair is already entered."))
 
 
@@ -59,8 +74,11 @@ def register(
     club: Organisation | None = None,
     team: Entry | None = None,
     division: Division | None = None,
+    seed: int | None = None,
+    rating: float | None = None,
 ) -> Entry:
-    """Enter a pair (or a club team, or a pair of a team) in an event.
+    """Enter a pair (or a club team, or a pair of a team, or one player of an individual
+    event) in an event.
 
     Organisers may enter at any time (after the fixtures are made, a late entry gets catch-up
     fixtures); others while registration is open, and only an entry they play in or captain.
@@ -81,7 +99,13 @@ def register(
     if team is not None and (team.event_id != event.pk or team.team_id is not None):
         raise ServiceError("bad_team", _("That team is not part of this event."))
     players = [] if is_team else [p for p in (player_1, player_2) if p is not None]
-    if not is_team:
+    individual = event.format == Event.Format.INDIVIDUAL
+    if individual:
+        if player_1 is None or player_2 is not None:
+            raise ServiceError("one_player", _("Each entry of an individual event is one player."))
+        club = club or player_1.club
+        _check_players(event, players)
+    elif not is_team:
         if len(players) != 2:
             raise ServiceError("pair_incomplete", _("A pair needs two players."))
         _check_players(event, players)
@@ -105,6 +129,8 @@ def register(
         captain=captain,
         player_1=player_1,
         player_2=player_2,
+        seed=seed,
+        rating=rating,
     )
     accepted = event.entries.filter(status=Entry.Status.ACCEPTED, team__isnull=True).count()
     if team is None and event.capacity is not None and accepted >= event.capacity:
@@ -208,3 +234,305 @@ def withdraw(user, entry: Entry, *, disqualify: bool = False, reason: str = "") 
         after=after,
     )
     return entry
+
+
+# CSV import of entrants ------------------------------------------------------------------
+
+MAX_CSV_BYTES = 512 * 1024
+MAX_CSV_ROWS = 1000
+# The columns each kind of event reads, and the headings accepted for them (any case).
+HEADINGS = {
+    "player_1": ("player_1", "player 1", "player1", "player", "jugador 1", "jogador 1"),
+    "player_2": ("player_2", "player 2", "player2", "partner", "jugador 2", "jogador 2"),
+    "club": ("club", "clube"),
+    "seed": ("seed", "siembra", "cabeza de serie", "cabeça de chave"),
+    "rating": ("rating", "elo", "ranking"),
+}
+
+
+@dataclass
+class ImportRow:
+    """One line of the file: what it says, whom it names, and what is wrong with it."""
+
+    line: int
+    names: list[str]
+    club_name: str = ""
+    players: list[Player | None] = field(default_factory=list)  # None: a new player
+    club: Organisation | None = None
+    seed: int | None = None
+    rating: float | None = None
+    errors: list[tuple[str, str]] = field(default_factory=list)  # (code, message)
+
+    def refuse(self, code: str, message) -> None:
+        self.errors.append((code, str(message)))
+
+    @property
+    def new_players(self) -> list[str]:
+        return [
+            name for name, player in zip(self.names, self.players, strict=True) if player is None
+        ]
+
+
+@dataclass
+class ImportPreview:
+    """What an import would enter. `errors` concern the whole file; `ok` when it can be saved."""
+
+    text: str = ""
+    encoding: str = ""
+    columns: list[str] = field(default_factory=list)
+    rows: list[ImportRow] = field(default_factory=list)
+    errors: list[tuple[str, str]] = field(default_factory=list)
+
+    def refuse(self, code: str, message) -> None:
+        self.errors.append((code, str(message)))
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.rows) and not self.errors and not any(r.errors for r in self.rows)
+
+    def problems(self) -> list[dict]:
+        """Every error, for the API: {"line": n or None, "code": ..., "message": ...}."""
+        found = [{"line": None, "code": c, "message": m} for c, m in self.errors]
+        return found + [
+            {"line": r.line, "code": c, "message": m} for r in self.rows for c, m in r.errors
+        ]
+
+
+class ImportRefused(ServiceError):
+    """The file cannot be imported as it is: `preview` says why, row by row."""
+
+    def __init__(self, preview: ImportPreview):
+        super().__init__("bad_csv", _("Nothing was imported: correct the file and try again."))
+        self.preview = preview
+
+
+def decode_csv(data: bytes) -> tuple[str, str]:
+    """The file's text and its encoding (UTF-8, else Latin-1 as Windows writes it)."""
+    if len(data) > MAX_CSV_BYTES:
+        raise ServiceError(
+            "file_too_large",
+            _("The file is too large: an entry list has at most %(kb)s KB.")
+            % {"kb": MAX_CSV_BYTES // 1024},
+        )
+    if b"\x00" in data:
+        raise ServiceError(
+            "bad_encoding",
+            _("This is not a CSV file in UTF-8 or Latin-1. Save it as “CSV UTF-8” and retry."),
+        )
+    for encoding, label in (("utf-8-sig", "UTF-8"), ("cp1252", "Latin-1")):
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if not any(unicodedata.category(c) == "Cc" and c not in "\t\r\n" for c in text):
+            return text, label
+    raise ServiceError(
+        "bad_encoding",
+        _("This is not a CSV file in UTF-8 or Latin-1. Save it as “CSV UTF-8” and retry."),
+    )
+
+
+def _columns(event: Event) -> tuple[list[str], list[str]]:
+    """(required, optional) columns for the event's entries."""
+    if event.format == Event.Format.INDIVIDUAL:
+        return ["player_1"], ["club", "seed", "rating"]
+    return ["player_1", "player_2"], ["club", "seed", "rating"]
+
+
+def _header(cells: list[str]) -> dict[str, int]:
+    found = {}
+    for index, cell in enumerate(cells):
+        heading = " ".join(cell.replace("_", " ").split()).casefold()
+        for column, names in HEADINGS.items():
+            if heading in {n.replace("_", " ") for n in names} and column not in found:
+                found[column] = index
+    return found
+
+
+def _read_rows(text: str, preview: ImportPreview) -> list[tuple[int, list[str]]]:
+    """The file's non-empty lines as cells, after its heading line (line numbers kept)."""
+    lines = text.splitlines()
+    first = next((line for line in lines if line.strip()), "")
+    delimiter = max(",;\t", key=first.count) if first else ","
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        return [(reader.line_num, row) for row in reader if any(c.strip() for c in row)]
+    except csv.Error as error:
+        preview.refuse("bad_csv", _("The file is not a readable CSV: %(e)s") % {"e": error})
+        return []
+
+
+def _number(row: ImportRow, value: str, column: str) -> int | float | None:
+    value = value.strip().replace(",", ".")
+    if not value:
+        return None
+    try:
+        number = int(value) if column == "seed" else float(value)
+    except ValueError:
+        number = None
+    if number is None or number < (1 if column == "seed" else 0) or number > 1_000_000:
+        if column == "seed":
+            row.refuse("bad_seed", _("The seed must be a whole number from 1."))
+        else:
+            row.refuse("bad_rating", _("The rating must be a number."))
+        return None
+    return number
+
+
+def _find_club(name: str) -> Organisation | None:
+    name = " ".join(name.split())
+    return (
+        Organisation.objects.filter(slug__iexact=name).first()
+        or Organisation.objects.filter(name__iexact=name).order_by("pk").first()
+    )
+
+
+def preview_entrants(event: Event, data: bytes | str, *, add_players: bool = True) -> ImportPreview:
+    """Read a CSV of entrants without saving anything: every row, whom it names (roster
+    players by name, or new players when `add_players`), and an error for each bad row.
+
+    Pairs: columns player 1, player 2, and optionally club, seed and rating. Individual
+    events: one player per row. The first line names the columns.
+    """
+    preview = ImportPreview()
+    if event.entry_kind == Event.EntryKind.TEAM:
+        preview.refuse("teams_by_hand", _("Club teams are entered by hand, not from a file."))
+        return preview
+    try:
+        preview.text, preview.encoding = (
+            decode_csv(data) if isinstance(data, bytes) else (data, "UTF-8")
+        )
+    except ServiceError as error:
+        preview.refuse(error.code, error.message)
+        return preview
+    rows = _read_rows(preview.text, preview)
+    if preview.errors:
+        return preview
+    if not rows:
+        preview.refuse("empty_file", _("The file has no lines."))
+        return preview
+    (_line, heading), rows = rows[0], rows[1:]
+    header = _header(heading)
+    required, optional = _columns(event)
+    missing = [c for c in required if c not in header]
+    if missing:
+        preview.refuse(
+            "missing_columns",
+            _("The first line must name the columns; missing: %(columns)s.")
+            % {"columns": ", ".join(missing)},
+        )
+        return preview
+    if len(rows) > MAX_CSV_ROWS:
+        preview.refuse(
+            "too_many_rows",
+            _("A file has at most %(n)s entries.") % {"n": MAX_CSV_ROWS},
+        )
+        return preview
+    if not rows:
+        preview.refuse("empty_file", _("The file names the columns but has no entries."))
+        return preview
+    preview.columns = [c for c in required + optional if c in header]
+    known: dict[str, list[Player]] = {}
+    for player in roster(event.organisation):
+        known.setdefault(normalised(player.display_name).casefold(), []).append(player)
+    entered = {
+        pk
+        for pair in event.entries.filter(status__in=ACTIVE).values_list("player_1", "player_2")
+        for pk in pair
+        if pk is not None
+    }
+    seen_names: dict[str, int] = {}
+    seen_seeds: dict[int, int] = {}
+    for line, cells in rows:
+        value = {c: cells[i].strip() if i < len(cells) else "" for c, i in header.items()}
+        row = ImportRow(line=line, names=[normalised(value[c]) for c in required])
+        preview.rows.append(row)
+        if len(cells) < len(heading):
+            row.refuse("missing_cells", _("This line has fewer cells than the first line."))
+        row.club_name = value.get("club", "")
+        if row.club_name:
+            row.club = _find_club(row.club_name)
+            if row.club is None:
+                row.refuse(
+                    "unknown_club", _("No club is called “%(club)s”.") % {"club": row.club_name}
+                )
+        row.seed = _number(row, value.get("seed", ""), "seed")
+        row.rating = _number(row, value.get("rating", ""), "rating")
+        if row.seed is not None:
+            if row.seed in seen_seeds:
+                row.refuse(
+                    "duplicate_seed",
+                    _("Seed %(seed)s is already given on line %(line)s.")
+                    % {"seed": row.seed, "line": seen_seeds[row.seed]},
+                )
+            seen_seeds.setdefault(row.seed, line)
+        for name in row.names:
+            row.players.append(None)
+            key = name.casefold()
+            if not name:
+                row.refuse("player_missing", _("A player's name is missing."))
+                continue
+            if len(name) > 80:
+                row.refuse("name_too_long", _("A name has at most 80 characters."))
+                continue
+            if key in seen_names:
+                row.refuse(
+                    "duplicate_player",
+                    _("%(name)s is already on line %(line)s.")
+                    % {"name": name, "line": seen_names[key]},
+                )
+                continue
+            seen_names[key] = line
+            matches = known.get(key, [])
+            if len(matches) > 1:
+                row.refuse(
+                    "ambiguous_player",
+                    _("Several players of the roster are called %(name)s.") % {"name": name},
+                )
+            elif matches:
+                row.players[-1] = matches[0]
+                if matches[0].pk in entered:
+                    row.refuse(
+                        "already_entered",
+                        _("%(name)s is already entered in this event.") % {"name": name},
+                    )
+            elif not add_players:
+                row.refuse(
+                    "unknown_player",
+                    _("%(name)s is not on the club's roster.") % {"name": name},
+                )
+    return preview
+
+
+@transaction.atomic
+def import_entrants(
+    user, event: Event, data: bytes | str, *, add_players: bool = True
+) -> list[Entry]:
+    """Enter every row of a CSV of entrants, or nothing (ImportRefused says why, per row).
+
+    New players join the organising club's roster, without an account.
+    """
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    require(user, "event.manage", event)
+    preview = preview_entrants(event, data, add_players=add_players)
+    if not preview.ok:
+        raise ImportRefused(preview)
+    made = []
+    for row in preview.rows:
+        players = [
+            player or Player.objects.create(display_name=name, club=event.organisation)
+            for name, player in zip(row.names, row.players, strict=True)
+        ]
+        made.append(
+            register(
+                user,
+                event,
+                player_1=players[0],
+                player_2=players[1] if len(players) > 1 else None,
+                club=row.club,
+                seed=row.seed,
+                rating=row.rating,
+            )
+        )
+    audit(user, "entry.import", event, event=event, after={"entries": len(made)})
+    return made

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from ...models import Entry, Event, Player, Round
 from ...pairing import RotatingPlayer, WhistScheduleError, pair_rotating, whist_schedule
 from ...permissions import can
+from ...services import entries
 from ...services.audit import audit
 from ...services.errors import ServiceError
 from ...services.events import bump_standings, rules_of
@@ -34,19 +35,9 @@ INDIVIDUAL = Event.Format.INDIVIDUAL
 
 @transaction.atomic
 def enter_player(user, event: Event, player: Player) -> Entry:
-    """Enter one player in an individual event (organisers)."""
+    """Enter one player in an individual event (organisers), by the core's entry rules."""
     event = lock_event(user, event, INDIVIDUAL)
-    if event.entries.filter(player_1=player).exclude(status=Entry.Status.WITHDRAWN).exists():
-        raise ServiceError("already_entered", _("This player is already entered."))
-    entry = Entry.objects.create(
-        event=event,
-        name=player.display_name[:120],
-        player_1=player,
-        club=player.club,
-        late=event.rounds.exists(),
-    )
-    audit(user, "entry.register", entry, event=event, after={"player": player.pk})
-    return entry
+    return entries.register(user, event, player_1=player)
 
 
 def _unfinished_tables(event: Event) -> bool:
