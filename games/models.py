@@ -159,10 +159,6 @@ class Table(models.Model):
         return _("Table %(code)s") % {"code": self.code}
 
     @property
-    def group(self) -> str:
-        return f"table-{self.pk}"
-
-    @property
     def casual(self) -> bool:
         return self.kind != self.Kind.FIXTURE
 

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from .services.standings import Table
+from .services.standings import StandingsTable
 
 PALETTE = (
     "#0f5132",
@@ -39,7 +39,7 @@ class Chart:
     y_labels: list[tuple[float, int]]
 
 
-def positions(table: Table) -> Chart | None:
+def positions(table: StandingsTable) -> Chart | None:
     """None before any round has a counted result."""
     if not table.rounds or not table.standings:
         return None

@@ -189,7 +189,7 @@ def _event(request: HttpRequest, slug: str) -> Event:
 def _rounds(event: Event, extra: Q | None = None) -> list:
     confirmed = Prefetch(
         "results",
-        queryset=Result.objects.exclude(status__in=["superseded", "rejected"]),
+        queryset=Result.objects.filter(status__in=Result.CURRENT),
         to_attr="current_results",
     )
     matches = (
@@ -350,8 +350,8 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if event.status == Event.Status.DRAFT:
         require(request.user, "event.manage", event)
     history = list(match.results.select_related("entered_by", "confirmed_by"))
-    current = next((r for r in history if r.status in (*Result.OPEN, "confirmed")), None)
-    games = event.best_of if event.match_format == Event.MatchFormat.BEST_OF else 1
+    current = next((r for r in history if r.status in Result.CURRENT), None)
+    games = event.games_per_match
     manager = can(request.user, "event.manage", event)
     return render(
         request,
@@ -391,7 +391,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _result_form(request: HttpRequest, match: Match) -> ResultForm | None:
     event = match.event
-    games = event.best_of if event.match_format == Event.MatchFormat.BEST_OF else 1
+    games = event.games_per_match
     form = ResultForm(request.POST, games=games)
     if form.is_valid():
         return form

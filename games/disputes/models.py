@@ -43,13 +43,15 @@ class RefereeSettings(models.Model):
         return str(self.event)
 
 
-class Dispute(models.Model):
-    class Status(models.TextChoices):
-        OPEN = "open", _("Awaiting a ruling")
-        RULED = "ruled", _("Ruled")
-        APPEALED = "appealed", _("Appealed to the chief referee")
-        FINAL = "final", _("Decided on appeal")
+class DisputeStatus(models.TextChoices):
+    OPEN = "open", _("Awaiting a ruling")
+    RULED = "ruled", _("Ruled")
+    APPEALED = "appealed", _("Appealed to the chief referee")
+    FINAL = "final", _("Decided on appeal")
 
+
+class Dispute(models.Model):
+    Status = DisputeStatus
     PENDING = (Status.OPEN, Status.APPEALED)
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="disputes")
@@ -74,7 +76,7 @@ class Dispute(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["match", "game", "hand"],
-                condition=models.Q(status__in=["open", "appealed"]),
+                condition=models.Q(status__in=[DisputeStatus.OPEN, DisputeStatus.APPEALED]),
                 name="one_pending_dispute_per_hand",
             )
         ]
@@ -144,10 +146,6 @@ class Ruling(models.Model):
 
     def delete(self, *args, **kwargs):
         raise TypeError("rulings are append-only: they are never deleted")
-
-    @property
-    def changes_points(self) -> bool:
-        return self.points_before != self.points_after
 
 
 class Appeal(models.Model):

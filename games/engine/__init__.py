@@ -15,16 +15,16 @@ deal, boneyard, declarations and actions; plain JSON) and restore it with
 
 from .bot import auto_action, bot_action
 from .errors import EngineError, IllegalAction, RulesError
-from .match import Match, Outcome, finish_hand, hand_outcome, match_end, new_match, start_hand
+from .match import HandOutcome, Match, finish_hand, hand_outcome, match_end, new_match, start_hand
 from .record import adjudicate, replay, ruling, state_from_dict, state_to_dict, to_record
 from .rules import PRESETS, VARIANTS, Rules, rules_from_spec, rules_to_spec, variant
 from .state import (
+    DECLARE,
     ENDED,
     Event,
     HandState,
     Result,
     apply,
-    deal_tiles,
     declare,
     is_over,
     legal_actions,
@@ -34,6 +34,7 @@ from .state import (
 from .views import view
 
 __all__ = [
+    "DECLARE",
     "ENDED",
     "PRESETS",
     "VARIANTS",
@@ -42,7 +43,7 @@ __all__ = [
     "HandState",
     "IllegalAction",
     "Match",
-    "Outcome",
+    "HandOutcome",
     "Result",
     "Rules",
     "RulesError",
@@ -50,7 +51,6 @@ __all__ = [
     "apply",
     "auto_action",
     "bot_action",
-    "deal_tiles",
     "declare",
     "finish_hand",
     "hand_outcome",

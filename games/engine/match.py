@@ -11,7 +11,7 @@ from .rules import Rules
 from .state import ENDED, HandState, new_hand
 
 
-class Outcome(NamedTuple):
+class HandOutcome(NamedTuple):
     scores_after: tuple[int, ...]
     normal_after: tuple[int, ...]
     next_leader: int | None
@@ -33,14 +33,14 @@ def match_end(
     return True, winner, all(v == 0 for s, v in enumerate(normal) if s != winner)
 
 
-def hand_outcome(state: HandState) -> Outcome:
+def hand_outcome(state: HandState) -> HandOutcome:
     """The match after this hand; an unfinished hand leads nobody and ends nothing."""
     setup = state.setup
     scores = tuple(map(add, setup.scores_before, state.points))
     normal = tuple(map(add, setup.normal_before, state.normal))
     if state.status not in ENDED:
-        return Outcome(scores, normal, None, False, None, False)
-    return Outcome(
+        return HandOutcome(scores, normal, None, False, None, False)
+    return HandOutcome(
         scores, normal, state.result.next_leader, *match_end(setup.rules, scores, normal)
     )
 

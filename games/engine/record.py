@@ -5,7 +5,7 @@ from typing import Any
 from .errors import EngineError
 from .match import hand_outcome
 from .rules import Rules, rules_from_spec, rules_to_spec
-from .state import DECLARE, ENDED, REDEAL, HandState, apply_all, declare, new_hand
+from .state import DECLARE, ENDED, PLAY, REDEAL, HandState, apply_all, declare, new_hand
 from .tiles import NAME
 
 RECORD_FORMAT = "domino-hand/1"
@@ -42,7 +42,7 @@ def _early_ruling(error: dict, sides: int) -> dict:
 def ruling(state: HandState, error: dict | None = None) -> dict:
     """The ruling for a replayed hand (`error`: the first fault, if any)."""
     ended = state.status in ENDED and (error is None or error["code"] == "after_end")
-    out = hand_outcome(state) if ended else hand_outcome(state._replace(status="play"))
+    out = hand_outcome(state) if ended else hand_outcome(state._replace(status=PLAY))
     result = state.result if ended else None
     winner = None
     if result is not None and result.winner_side is not None:

@@ -81,9 +81,6 @@ class Rules:
     def sides(self) -> int:
         return 2 if self.pairs else self.players
 
-    def side_of(self, seat: int) -> int:
-        return seat % 2 if self.pairs else seat
-
     def with_options(self, **overrides: Any) -> "Rules":
         """These rules with some options overridden (validated like any rules)."""
         if "preset" in overrides:

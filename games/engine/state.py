@@ -107,9 +107,6 @@ class Event(NamedTuple):
     kind: str
     points: int
 
-    def as_dict(self) -> dict[str, Any]:
-        return self._asdict()
-
 
 class Result(NamedTuple):
     winner_seat: int | None
@@ -172,12 +169,6 @@ def _shuffle(
     k, n = rules.tiles_per_hand, rules.players
     hands = tuple(tuple(tiles[s * k : s * k + k]) for s in range(n))
     return hands, tuple(tiles[n * k :]) if rules.boneyard else ()
-
-
-def deal_tiles(rules: Rules, rng: random.Random | None = None) -> tuple[list[list[str]], list[str]]:
-    """A shuffled deal and boneyard as tile names; a secure shuffle unless rng is given."""
-    hands, bone = _shuffle(rules, rng)
-    return [[NAME[t] for t in h] for h in hands], [NAME[t] for t in bone]
 
 
 def new_hand(

@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.engine import (
+    DECLARE,
     ENDED,
     EngineError,
     HandState,
@@ -73,7 +74,7 @@ def _match_dict(match: Match) -> dict:
 
 def engine_step(state: HandState, seat: int, action: str) -> HandState:
     """One action through the engine: a five-doubles choice or a play, pass or draw."""
-    if state.status == "declare":
+    if state.status == DECLARE:
         return declare(state, seat, action)[0]
     return apply(state, action)[0]
 
@@ -128,7 +129,7 @@ _HAND_FIELDS = ["state", "status", "deadline", "match", "ready", "forfeit_side",
 
 def _deadline(state: HandState) -> datetime:
     rules = state.setup.rules
-    seconds = rules.five_doubles_seconds if state.status == "declare" else rules.turn_seconds
+    seconds = rules.five_doubles_seconds if state.status == DECLARE else rules.turn_seconds
     return timezone.now() + timedelta(seconds=seconds)
 
 

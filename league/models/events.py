@@ -11,16 +11,19 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from games.engine import PRESETS
+
 from .organisations import Organisation, Player
 
-RULE_PRESET_CHOICES = [
-    ("dominican", _("Dominican (to 200, lisa counts double)")),
-    ("brazilian", _("Brazilian")),
-    ("tournament", _("International tournament (to 100)")),
-    ("latin", _("Latin American")),
-    ("vog", _("VOG")),
-]
-RULE_PRESETS = tuple(code for code, _label in RULE_PRESET_CHOICES)
+# The engine's presets (docs/rules.md), in its order; only their names for people live here.
+_PRESET_LABELS = {
+    "dominican": _("Dominican (to 200, lisa counts double)"),
+    "brazilian": _("Brazilian"),
+    "tournament": _("International tournament (to 100)"),
+    "latin": _("Latin American"),
+    "vog": _("VOG"),
+}
+RULE_PRESET_CHOICES = [(name, _PRESET_LABELS[name]) for name in PRESETS]
 
 
 class Season(models.Model):
@@ -158,6 +161,11 @@ class Event(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("event", args=[self.slug])
+
+    @property
+    def games_per_match(self) -> int:
+        """The most games a match has: N in a best-of-N event, else one."""
+        return self.best_of if self.match_format == self.MatchFormat.BEST_OF else 1
 
     @property
     def rules_spec(self) -> dict:

@@ -8,17 +8,21 @@ from django.utils.translation import gettext_lazy as _
 from .events import Event, Match
 
 
+class ResultStatus(models.TextChoices):
+    PROPOSED = "proposed", _("Awaiting confirmation")
+    CONFIRMED = "confirmed", _("Confirmed")
+    DISPUTED = "disputed", _("Disputed")
+    SUPERSEDED = "superseded", _("Superseded")
+    REJECTED = "rejected", _("Rejected")
+
+
 class Result(models.Model):
     """One proposal of a match's outcome. At most one per match is confirmed (and counts)."""
 
-    class Status(models.TextChoices):
-        PROPOSED = "proposed", _("Awaiting confirmation")
-        CONFIRMED = "confirmed", _("Confirmed")
-        DISPUTED = "disputed", _("Disputed")
-        SUPERSEDED = "superseded", _("Superseded")
-        REJECTED = "rejected", _("Rejected")
-
+    Status = ResultStatus
     OPEN = (Status.PROPOSED, Status.DISPUTED)
+    # a match's current result: the one that counts, or the one waiting to
+    CURRENT = (*OPEN, Status.CONFIRMED)
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="results")
     status = models.CharField(
@@ -50,12 +54,12 @@ class Result(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["match"],
-                condition=Q(status="confirmed"),
+                condition=Q(status=ResultStatus.CONFIRMED),
                 name="one_confirmed_result_per_match",
             ),
             models.UniqueConstraint(
                 fields=["match"],
-                condition=Q(status__in=["proposed", "disputed"]),
+                condition=Q(status__in=[ResultStatus.PROPOSED, ResultStatus.DISPUTED]),
                 name="one_open_result_per_match",
             ),
         ]

@@ -22,7 +22,7 @@ MODEL = PlackettLuce()
 Skill = tuple[float, float]
 
 
-class Outcome(IntEnum):
+class MatchOutcome(IntEnum):
     A_WINS = 0
     B_WINS = 1
     DRAW = 2
@@ -30,7 +30,11 @@ class Outcome(IntEnum):
     @property
     def ranks(self) -> list[int]:
         """The ranks to give openskill for teams [A, B]."""
-        return {Outcome.A_WINS: [0, 1], Outcome.B_WINS: [1, 0], Outcome.DRAW: [0, 0]}[self]
+        return {
+            MatchOutcome.A_WINS: [0, 1],
+            MatchOutcome.B_WINS: [1, 0],
+            MatchOutcome.DRAW: [0, 0],
+        }[self]
 
 
 def initial() -> Skill:
@@ -43,10 +47,10 @@ def ordinal(skill: Skill) -> float:
     return mu - 3.0 * sigma
 
 
-def outcome_of(games_a: int, games_b: int) -> Outcome:
+def outcome_of(games_a: int, games_b: int) -> MatchOutcome:
     if games_a == games_b:
-        return Outcome.DRAW
-    return Outcome.A_WINS if games_a > games_b else Outcome.B_WINS
+        return MatchOutcome.DRAW
+    return MatchOutcome.A_WINS if games_a > games_b else MatchOutcome.B_WINS
 
 
 _TAU_SQUARED = MODEL.tau * MODEL.tau
@@ -68,11 +72,11 @@ def _player(mu: float, sigma: float, s2: float, omega: float, delta: float) -> S
 
 
 def rate_match(
-    team_a: tuple[Skill, Skill], team_b: tuple[Skill, Skill], outcome: Outcome
+    team_a: tuple[Skill, Skill], team_b: tuple[Skill, Skill], outcome: MatchOutcome
 ) -> tuple[list[Skill], list[Skill]]:
     """The skills of A's two players and of B's two players after the match."""
     # openskill sorts the teams by rank first: the winner (or A, in a draw) comes first.
-    first, second = (team_b, team_a) if outcome is Outcome.B_WINS else (team_a, team_b)
+    first, second = (team_b, team_a) if outcome is MatchOutcome.B_WINS else (team_a, team_b)
     m1, s1, n1, t1, mu_1, s2_1 = _team(first)
     m2, s2, n2, t2, mu_2, s2_2 = _team(second)
     c = math.sqrt((s2_1 + _BETA_SQUARED) + (s2_2 + _BETA_SQUARED))
@@ -81,7 +85,7 @@ def rate_match(
     both = e_1 + e_2
     p_1 = e_1 / both
     p_2 = e_2 / both
-    if outcome is Outcome.DRAW:
+    if outcome is MatchOutcome.DRAW:
         # Both teams share rank 0: each is compared with the sum of both, counted twice.
         omega_1 = (1 - p_1) / 2 - p_1 / 2
         delta_1 = p_1 * (1 - p_1) / 2 + p_1 * (1 - p_1) / 2
@@ -99,4 +103,4 @@ def rate_match(
     delta_2 = delta_2 * (s2_2 / c**2) * (math.sqrt(s2_2) / c)
     new_1 = [_player(m1, s1, s2_1, omega_1, delta_1), _player(n1, t1, s2_1, omega_1, delta_1)]
     new_2 = [_player(m2, s2, s2_2, omega_2, delta_2), _player(n2, t2, s2_2, omega_2, delta_2)]
-    return (new_2, new_1) if outcome is Outcome.B_WINS else (new_1, new_2)
+    return (new_2, new_1) if outcome is MatchOutcome.B_WINS else (new_1, new_2)

@@ -2,7 +2,7 @@
 
 from django.db.models import Prefetch, Q, QuerySet
 
-from ..models import Entry, Match, Player, Result
+from ..models import Entry, Event, Match, Player, Result
 
 UPCOMING = (Match.Status.SCHEDULED, Match.Status.POSTPONED)
 
@@ -17,7 +17,7 @@ def matches_of(player: Player) -> QuerySet[Match]:
     )
     return (
         Match.objects.filter(Q(entry_a__in=entries) | Q(entry_b__in=entries))
-        .exclude(event__status="draft")
+        .exclude(event__status=Event.Status.DRAFT)
         .select_related("event", "round", "entry_a", "entry_b")
         .prefetch_related(counted)
     )

@@ -61,8 +61,8 @@ def score(event: Event, games: Any, rules: Rules | None = None) -> dict[str, Any
     if not isinstance(games, list) or not games:
         raise _bad(_("Enter the points of each game played."))
     low_wins = rules.scoring == "penalty"
-    needed = (event.best_of // 2 + 1) if event.match_format == Event.MatchFormat.BEST_OF else 1
-    limit = event.best_of if event.match_format == Event.MatchFormat.BEST_OF else 1
+    needed = event.games_per_match // 2 + 1
+    limit = event.games_per_match
     if len(games) > limit:
         raise _bad(_("Too many games for this match format."))
     won = {"a": 0, "b": 0}
@@ -190,7 +190,7 @@ def enter_result(user, match: Match, games: Any, note: str = "") -> Result:
     match = _lock(match)
     require(user, "result.enter", match)
     _check_playable(match)
-    current = {r.status for r in match.results.filter(status__in=[*Result.OPEN, "confirmed"])}
+    current = {r.status for r in match.results.filter(status__in=Result.CURRENT)}
     if Result.Status.CONFIRMED in current:
         raise ServiceError("already_confirmed", _("This match already has a confirmed result."))
     if current:

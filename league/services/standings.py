@@ -22,7 +22,7 @@ TALLIED = (T.MATCH_WINS, T.GAMES_WON, T.POINT_DIFFERENCE, T.POINTS_FOR, T.LOTS)
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class CountedMatch:
     """One counted match (for a team event: a team fixture whose boards are all confirmed)."""
 
     round: int
@@ -69,7 +69,7 @@ def entries_for(event: Event, division: Division | None = None) -> list[Entry]:
     return list(entries.order_by("pk"))
 
 
-def outcomes_for(event: Event, division: Division | None = None) -> list[Outcome]:
+def outcomes_for(event: Event, division: Division | None = None) -> list[CountedMatch]:
     """Every counted match of the event, from one query."""
     results = Result.objects.filter(status=Result.Status.CONFIRMED, match__event=event).order_by(
         "match__round__number", "match_id"
@@ -81,7 +81,7 @@ def outcomes_for(event: Event, division: Division | None = None) -> list[Outcome
         rows = results.filter(match__parent__isnull=True).values_list(
             "match__round__number", "match__entry_a_id", "match__entry_b_id", *stats
         )
-        return [Outcome(*row) for row in rows]
+        return [CountedMatch(*row) for row in rows]
     fixtures: dict[int, list] = {}
     rows = results.filter(match__parent__isnull=False).values_list(
         "match__parent_id",
@@ -98,13 +98,13 @@ def outcomes_for(event: Event, division: Division | None = None) -> list[Outcome
         total[6] += points_b
         total[7] += 1
     return [
-        Outcome(rnd, a, b, boards_a, boards_b, points_a, points_b, False)
+        CountedMatch(rnd, a, b, boards_a, boards_b, points_a, points_b, False)
         for rnd, a, b, boards_a, boards_b, points_a, points_b, boards in fixtures.values()
         if boards == event.boards
     ]
 
 
-def _tally(entries: Iterable[Entry], outcomes: Iterable[Outcome], multiplier: int) -> dict:
+def _tally(entries: Iterable[Entry], outcomes: Iterable[CountedMatch], multiplier: int) -> dict:
     table = {entry.pk: Standing(entry) for entry in entries}
     for o in outcomes:
         for me, gf, ga, pf, pa in (
@@ -150,7 +150,7 @@ def _stats(row: Standing) -> dict[str, float]:
 
 
 def rank(
-    entries: list[Entry], outcomes: list[Outcome], tiebreaks: list[str], multiplier: int
+    entries: list[Entry], outcomes: list[CountedMatch], tiebreaks: list[str], multiplier: int
 ) -> list[Standing]:
     """The table: positions by the tiebreaks in order; entries still tied share a position.
 
@@ -195,14 +195,14 @@ def rank(
 
 
 @dataclass
-class Table:
+class StandingsTable:
     standings: list[Standing]
     rounds: list[int]
     # entry id -> its position after each round in `rounds`
     positions: dict[int, list[int]]
 
 
-def compute(event: Event, division: Division | None = None) -> Table:
+def compute(event: Event, division: Division | None = None) -> StandingsTable:
     entries = entries_for(event, division)
     outcomes = outcomes_for(event, division)
     multiplier = rules_of(event).shutout_multiplier
@@ -213,14 +213,14 @@ def compute(event: Event, division: Division | None = None) -> Table:
         so_far = [o for o in outcomes if o.round <= number]
         for row in rank(entries, so_far, event.tiebreaks, multiplier):
             positions[row.entry.pk].append(row.position)
-    return Table(standings, rounds, dict(positions))
+    return StandingsTable(standings, rounds, dict(positions))
 
 
-def table(event: Event, division: Division | None = None) -> Table:
+def table(event: Event, division: Division | None = None) -> StandingsTable:
     """The event's standings and positions over the rounds, cached until results change."""
     version = Event.objects.filter(pk=event.pk).values_list("results_version", flat=True).get()
     key = (
-        f"standings:{event.pk}:{event.created.timestamp()}:"
+        f"standings-table:{event.pk}:{event.created.timestamp()}:"
         f"{division.pk if division else 0}:{version}"
     )
     cached = cache.get(key)

@@ -129,7 +129,7 @@ def run(request: HttpRequest, slug: str) -> HttpResponse:
     context = _page(request, event)
     tournament_ = context["tournament"]
     pairings = swiss.draft(event) if event.format == Event.Format.SWISS else []
-    games = event.best_of if event.match_format == Event.MatchFormat.BEST_OF else 1
+    games = event.games_per_match
     open_results = Result.objects.filter(
         match__event=event, status=Result.Status.PROPOSED
     ).select_related("match__entry_a", "match__entry_b", "match__round")
@@ -288,7 +288,7 @@ def _back(request: HttpRequest, event: Event) -> HttpResponse:
 def match_result(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("event"), pk=pk)
     event = match.event
-    games = event.best_of if event.match_format == Event.MatchFormat.BEST_OF else 1
+    games = event.games_per_match
     form = ResultForm(request.POST, games=games)
     if not form.is_valid():
         raise ServiceError("bad_score", _("Enter whole numbers of points for each game played."))
@@ -316,7 +316,7 @@ def correct(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("event", "round"), pk=pk)
     event = match.event
     require(request.user, "event.manage", event)
-    games = event.best_of if event.match_format == Event.MatchFormat.BEST_OF else 1
+    games = event.games_per_match
     form = ResultForm(request.POST or None, games=games)
     context = {"event": event, "match": match, "form": form, "reset": None}
     if request.method == "POST" and form.is_valid():
@@ -372,7 +372,7 @@ def print_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "entry_a__player_1", "entry_a__player_2", "entry_b__player_1", "entry_b__player_2"
         )
         cards = [(m.table, [m.entry_a, m.entry_b]) for m in matches.order_by("table")]
-    games = event.best_of if event.match_format == Event.MatchFormat.BEST_OF else 1
+    games = event.games_per_match
     return render(
         request,
         "tournaments/print.html",

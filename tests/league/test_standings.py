@@ -6,7 +6,7 @@ from django.test.utils import CaptureQueriesContext
 
 from league.models import Entry, Result
 from league.services import results, standings
-from league.services.standings import Outcome, rank
+from league.services.standings import CountedMatch, rank
 
 from .conftest import build_league, game
 
@@ -18,7 +18,7 @@ def entries(n: int) -> list[Entry]:
 
 
 def o(a, b, pa, pb, rnd=1, shutout=False):
-    return Outcome(rnd, a, b, int(pa > pb), int(pb > pa), pa, pb, shutout)
+    return CountedMatch(rnd, a, b, int(pa > pb), int(pb > pa), pa, pb, shutout)
 
 
 def order(rows):

@@ -154,18 +154,18 @@ def test_pure_core_is_what_we_use():
 
 
 def test_buchholz_counts_the_bye_of_an_opponent(build_event):
-    from league.services.standings import Outcome, rank
+    from league.services.standings import CountedMatch, rank
 
     data = build_event(SWISS, 6)
     p, q, r, s, x, y = data.entries
     x.lot, y.lot = 2, 1  # lots alone would put Y first
     won = [
-        Outcome(1, p.pk, x.pk, 1, 0, 150, 50, False),
-        Outcome(1, q.pk, y.pk, 1, 0, 150, 50, False),
-        Outcome(2, x.pk, r.pk, 1, 0, 150, 50, False),
-        Outcome(2, y.pk, s.pk, 1, 0, 150, 50, False),
+        CountedMatch(1, p.pk, x.pk, 1, 0, 150, 50, False),
+        CountedMatch(1, q.pk, y.pk, 1, 0, 150, 50, False),
+        CountedMatch(2, x.pk, r.pk, 1, 0, 150, 50, False),
+        CountedMatch(2, y.pk, s.pk, 1, 0, 150, 50, False),
     ]
-    bye = Outcome(2, p.pk, None, 1, 0, 100, 0, False)
+    bye = CountedMatch(2, p.pk, None, 1, 0, 100, 0, False)
     order = ["match_wins", "buchholz", "lots"]
 
     def first_of_x_and_y(outcomes):

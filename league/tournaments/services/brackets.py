@@ -310,7 +310,7 @@ def correct_result(
         )
     core_results.correct_result(user, match, games, note)
     for dependent in reset:
-        for result in dependent.results.filter(status__in=[*Result.OPEN, "confirmed"]):
+        for result in dependent.results.filter(status__in=Result.CURRENT):
             before = result.status
             result.status = Result.Status.SUPERSEDED
             result.save(update_fields=["status"])

@@ -231,26 +231,3 @@ def confirm_table_result(user, result: TableResult) -> TableResult:
     bump_standings(round_.event)
     audit(user, "individual.confirm", result, event=round_.event, after={"table": result.table})
     return result
-
-
-@transaction.atomic
-def correct_table_result(user, result: TableResult, points_a, points_b) -> TableResult:
-    """An organiser sets a table's result (confirmed at once)."""
-    event = lock_event(user, result.round.event, INDIVIDUAL)
-    result = TableResult.objects.select_for_update().get(pk=result.pk)
-    _check_points(event, points_a, points_b)
-    before = {"points": [result.points_a, result.points_b], "status": result.status}
-    result.points_a, result.points_b = points_a, points_b
-    result.status = TableResult.Status.CONFIRMED
-    result.confirmed_by = user
-    result.save()
-    bump_standings(event)
-    audit(
-        user,
-        "individual.correct",
-        result,
-        event=event,
-        before=before,
-        after={"points": [points_a, points_b], "status": result.status},
-    )
-    return result

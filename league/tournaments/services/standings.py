@@ -12,14 +12,14 @@ from ...models import Entry, Event, Match, Round
 from ...pairing import MatchResult
 from ...pairing import rank as rank_entrants
 from ...services.events import rules_of
-from ...services.standings import Outcome, Standing, entries_for, outcomes_for, rank
+from ...services.standings import CountedMatch, Standing, entries_for, outcomes_for, rank
 from ..models import Group, SitOut, TableResult
 from .common import tournament_of
 
 
-def bye_outcomes(event: Event) -> list[Outcome]:
+def bye_outcomes(event: Event) -> list[CountedMatch]:
     return [
-        Outcome(number, entry, None, event.forfeit_games, 0, event.forfeit_points, 0, False)
+        CountedMatch(number, entry, None, event.forfeit_games, 0, event.forfeit_points, 0, False)
         for number, entry in Match.objects.filter(
             event=event, entry_b__isnull=True, parent__isnull=True
         ).values_list("round__number", "entry_a_id")
