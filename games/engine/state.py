@@ -373,6 +373,9 @@ def _first(order: list[int], mask: int) -> int:
 
 # ---------------------------------------------------------------- scoring
 
+# The points of a hand so far: its events, points per side, and their normal part.
+Tally = tuple[tuple[Event, ...], tuple[int, ...], tuple[int, ...]]
+
 
 def _score(
     setup: Setup,
@@ -384,7 +387,7 @@ def _score(
     side: int,
     kind: str,
     value: int,
-) -> tuple[tuple[Event, ...], tuple[int, ...], tuple[int, ...]]:
+) -> Tally:
     """Score one event; bonuses (every kind but `hand`) are capped under `bonus_cap`."""
     rules = setup.rules
     with_side = _WITH[len(points)][side]
@@ -395,6 +398,143 @@ def _score(
         value = max(0, min(value, room))
     points = with_side(points, points[side] + value)
     return events + (_new(Event, (action, seat, side, kind, value)),), points, normal
+
+
+def _pass_points(
+    setup: Setup,
+    events: tuple[Event, ...],
+    points: tuple[int, ...],
+    normal: tuple[int, ...],
+    i: int,
+    last: int,
+) -> Tally:
+    """Pass points (`pass_points`): the first pase after a play scores for the side of the
+    seat that made that play."""
+    rules = setup.rules
+    return _score(
+        setup, events, points, normal, i, last, setup.side[last], "pass", rules.pass_points
+    )
+
+
+def _play_points(
+    setup: Setup,
+    events: tuple[Event, ...],
+    points: tuple[int, ...],
+    normal: tuple[int, ...],
+    i: int,
+    seat: int,
+    tile: int,
+    again: bool,
+    hands: tuple[int, ...],
+    ends: tuple[int, ...],
+    before: tuple[int, ...],
+    line: tuple[tuple[int, int, int], ...],
+) -> Tally:
+    """What a play scores, one rule family after another (docs/rules.md, "Scoring"):
+    the table count, the galo, the opening bonus, and the bonuses of the last tile."""
+    rules = setup.rules
+    if rules.table_points:
+        events, points, normal = _table_points(setup, events, points, normal, i, seat, ends, line)
+    if again:
+        events, points, normal = _galo_points(setup, events, points, normal, i, seat)
+    if len(line) == 1 and rules.pairs:
+        events, points, normal = _opening_bonus(
+            setup, events, points, normal, i, seat, tile, hands, ends
+        )
+    if not hands[seat]:
+        events, points, normal = _domino_bonuses(
+            setup, events, points, normal, i, seat, tile, before
+        )
+    return events, points, normal
+
+
+def _table_points(
+    setup: Setup,
+    events: tuple[Event, ...],
+    points: tuple[int, ...],
+    normal: tuple[int, ...],
+    i: int,
+    seat: int,
+    ends: tuple[int, ...],
+    line: tuple[tuple[int, int, int], ...],
+) -> Tally:
+    """Table points (`table_points`): a play that leaves a table count that is a multiple
+    of 5 scores that count."""
+    count = _count(ends, line)
+    if count and count % 5 == 0:
+        return _score(setup, events, points, normal, i, seat, setup.side[seat], "table", count)
+    return events, points, normal
+
+
+def _galo_points(
+    setup: Setup,
+    events: tuple[Event, ...],
+    points: tuple[int, ...],
+    normal: tuple[int, ...],
+    i: int,
+    seat: int,
+) -> Tally:
+    """Galo and paso corrido (`galo_points`, `paso_corrido_bonus`): a seat plays again after
+    every other seat passed."""
+    rules, side = setup.rules, setup.side[seat]
+    if rules.galo_points:
+        events, points, normal = _score(
+            setup, events, points, normal, i, seat, side, "galo", rules.galo_points
+        )
+    if rules.paso_corrido_bonus:
+        events, points, normal = _score(
+            setup, events, points, normal, i, seat, side, "paso_corrido", rules.paso_corrido_bonus
+        )
+    return events, points, normal
+
+
+def _opening_bonus(
+    setup: Setup,
+    events: tuple[Event, ...],
+    points: tuple[int, ...],
+    normal: tuple[int, ...],
+    i: int,
+    seat: int,
+    tile: int,
+    hands: tuple[int, ...],
+    ends: tuple[int, ...],
+) -> Tally:
+    """The opening bonus (`opening_bonus_double`, `opening_bonus_other`; pairs only): the
+    next seat cannot answer the salida and the opener's partner can."""
+    rules = setup.rules
+    value = rules.opening_bonus_double if IS_DOUBLE[tile] else rules.opening_bonus_other
+    n, fits = len(hands), _fits(ends)
+    if value and not hands[(seat + 1) % n] & fits and hands[(seat + 2) % n] & fits:
+        side = setup.side[seat]
+        return _score(setup, events, points, normal, i, seat, side, "opening_bonus", value)
+    return events, points, normal
+
+
+def _domino_bonuses(
+    setup: Setup,
+    events: tuple[Event, ...],
+    points: tuple[int, ...],
+    normal: tuple[int, ...],
+    i: int,
+    seat: int,
+    tile: int,
+    before: tuple[int, ...],
+) -> Tally:
+    """The bonuses of the last tile (`capicua_bonus`, `double_domino_bonus`): a non-double
+    that fitted both ends showing before it, or a double."""
+    rules, side = setup.rules, setup.side[seat]
+    lo, hi = LO[tile], HI[tile]
+    if rules.capicua_bonus and lo != hi:
+        showing = {c & 7 for c in before if c >= 0}
+        if lo in showing and hi in showing:
+            events, points, normal = _score(
+                setup, events, points, normal, i, seat, side, "capicua", rules.capicua_bonus
+            )
+    if rules.double_domino_bonus and lo == hi:
+        events, points, normal = _score(
+            setup, events, points, normal, i, seat, side, "double_domino", rules.double_domino_bonus
+        )
+    return events, points, normal
 
 
 def _before_opening(state: HandState, events: tuple[Event, ...]) -> HandState:
@@ -563,16 +703,8 @@ def apply_all(
                 if drawn < len(setup.boneyard):
                     raise IllegalAction("illegal_pass", f"seat {turn} must draw from the boneyard")
                 if not passes and rules.pass_points:
-                    events, points, normal = _score(
-                        setup,
-                        events,
-                        points,
-                        normal,
-                        len(played) + done,
-                        last,
-                        setup.side[last],
-                        "pass",
-                        rules.pass_points,
+                    events, points, normal = _pass_points(
+                        setup, events, points, normal, len(played) + done, last
                     )
                 passes += 1
                 turn = (turn + 1) % n
@@ -663,57 +795,11 @@ def apply_all(
             passes, turn = 0, (turn + 1) % n
             if hand and not again and len(line) > 1 and not rules.table_points:
                 continue  # an ordinary play: nothing to score
-            i, side = len(played) + done, setup.side[seat]
-            if rules.table_points:
-                count = _count(ends, line)
-                if count and count % 5 == 0:
-                    events, points, normal = _score(
-                        setup, events, points, normal, i, seat, side, "table", count
-                    )
-            if again:
-                for bonus, value in (
-                    ("galo", rules.galo_points),
-                    ("paso_corrido", rules.paso_corrido_bonus),
-                ):
-                    if value:
-                        events, points, normal = _score(
-                            setup, events, points, normal, i, seat, side, bonus, value
-                        )
-            if len(line) == 1 and rules.pairs:
-                value = rules.opening_bonus_double if IS_DOUBLE[tile] else rules.opening_bonus_other
-                fits = _fits(ends)
-                if value and not hands[(seat + 1) % n] & fits and hands[(seat + 2) % n] & fits:
-                    events, points, normal = _score(
-                        setup, events, points, normal, i, seat, side, "opening_bonus", value
-                    )
+            i = len(played) + done
+            events, points, normal = _play_points(
+                setup, events, points, normal, i, seat, tile, again, hands, ends, before, line
+            )
             if not hand:
-                lo, hi = LO[tile], HI[tile]
-                if rules.capicua_bonus and lo != hi:
-                    showing = {c & 7 for c in before if c >= 0}
-                    if lo in showing and hi in showing:
-                        events, points, normal = _score(
-                            setup,
-                            events,
-                            points,
-                            normal,
-                            i,
-                            seat,
-                            side,
-                            "capicua",
-                            rules.capicua_bonus,
-                        )
-                if rules.double_domino_bonus and lo == hi:
-                    events, points, normal = _score(
-                        setup,
-                        events,
-                        points,
-                        normal,
-                        i,
-                        seat,
-                        side,
-                        "double_domino",
-                        rules.double_domino_bonus,
-                    )
                 status, turn = DOMINO, -1
                 events, points, normal, result = _hand_points(
                     setup, hands, i, events, points, normal, seat, None
@@ -766,62 +852,94 @@ def _hand_points(
     domino: int | None,
     blocker: int | None,
 ) -> tuple[tuple[Event, ...], tuple[int, ...], tuple[int, ...], Result]:
-    """The hand's normal points, last of all, and its result (winner, next leader)."""
-    rules = setup.rules
-    side = setup.side
-    n = len(hands)
+    """The hand's normal points, last of all, and its result (winner, next leader): who won
+    a domino or a block, then what the hand scores."""
     pips = list(map(pips_of, hands))
     if domino is not None:
-        seat = shown = domino
-        win = side[seat]
-        leader = None if rules.next_opener == "first_rule" else seat
-        if rules.domino_points == "all_hands":
-            won = sum(pips) - pips[seat]
-        else:
-            won = sum(p for s, p in enumerate(pips) if side[s] != win)
+        shown, win, leader, won = _domino_winner(setup, pips, domino)
     else:
-        order = [(blocker + 1 + k) % n for k in range(n)]
-        if rules.block_winner == "blocker_vs_next":
-            seat = shown = blocker if pips[blocker] <= pips[order[0]] else order[0]
-            win = side[seat]
-        else:
-            sums = [0] * rules.sides
-            for s, p in enumerate(pips):
-                sums[side[s]] += p
-            low = min(sums)
-            if sums.count(low) > 1:
-                opener = {"previous_opener": setup.opener, "blocker": blocker}
-                return (
-                    events,
-                    points,
-                    normal,
-                    _new(Result, (None, None, blocker, opener.get(rules.after_tie_opener))),
-                )
-            win = sums.index(low)
-            seat = min((s for s in order if side[s] == win), key=lambda s: pips[s])
-            shown = None if rules.pairs else seat
-        leader = {"winner": seat, "blocker": blocker}.get(rules.after_block_opener)
-        won = sum(
-            p
-            for s, p in enumerate(pips)
-            if (
-                rules.block_points == "all_hands"
-                or (rules.block_points == "others" and s != seat)
-                or side[s] != win
-            )
+        decided = _block_winner(setup, pips, blocker)
+        if decided is None:  # tied sides: nobody scores
+            opener = {"previous_opener": setup.opener, "blocker": blocker}
+            leader = opener.get(setup.rules.after_tie_opener)
+            return events, points, normal, _new(Result, (None, None, blocker, leader))
+        shown, win, leader, won = decided
+    events, points, normal = _hand_score(setup, events, points, normal, i, pips, shown, win, won)
+    return events, points, normal, _new(Result, (shown, win, blocker, leader))
+
+
+def _domino_winner(setup: Setup, pips: list[int], seat: int) -> tuple[int, int, int | None, int]:
+    """A domino (`domino_points`, `next_opener`): (winning seat, its side, the next hand's
+    leader, the pips won: the opponents' or every other hand's)."""
+    rules, side = setup.rules, setup.side
+    win = side[seat]
+    leader = None if rules.next_opener == "first_rule" else seat
+    if rules.domino_points == "all_hands":
+        won = sum(pips) - pips[seat]
+    else:
+        won = sum(p for s, p in enumerate(pips) if side[s] != win)
+    return seat, win, leader, won
+
+
+def _block_winner(
+    setup: Setup, pips: list[int], blocker: int
+) -> tuple[int | None, int, int | None, int] | None:
+    """A block (`block_winner`, `block_points`, `after_block_opener`): (the seat shown as
+    winner, the winning side, the next hand's leader, the pips won), or None for tied sides."""
+    rules, side = setup.rules, setup.side
+    n = len(pips)
+    order = [(blocker + 1 + k) % n for k in range(n)]
+    if rules.block_winner == "blocker_vs_next":
+        seat = shown = blocker if pips[blocker] <= pips[order[0]] else order[0]
+        win = side[seat]
+    else:
+        sums = [0] * rules.sides
+        for s, p in enumerate(pips):
+            sums[side[s]] += p
+        low = min(sums)
+        if sums.count(low) > 1:
+            return None
+        win = sums.index(low)
+        seat = min((s for s in order if side[s] == win), key=lambda s: pips[s])
+        shown = None if rules.pairs else seat
+    leader = {"winner": seat, "blocker": blocker}.get(rules.after_block_opener)
+    won = sum(
+        p
+        for s, p in enumerate(pips)
+        if (
+            rules.block_points == "all_hands"
+            or (rules.block_points == "others" and s != seat)
+            or side[s] != win
         )
+    )
+    return shown, win, leader, won
+
+
+def _hand_score(
+    setup: Setup,
+    events: tuple[Event, ...],
+    points: tuple[int, ...],
+    normal: tuple[int, ...],
+    i: int,
+    pips: list[int],
+    shown: int | None,
+    win: int,
+    won: int,
+) -> Tally:
+    """The hand's points (`scoring`, `round_to`): the winner scores the pips won, or under
+    penalty scoring every other side scores its own pips; rounded down to `round_to`."""
+    rules, side = setup.rules, setup.side
     if rules.scoring == "winner":
-        events, points, normal = _score(
+        return _score(
             setup, events, points, normal, i, shown, win, "hand", won - won % rules.round_to
         )
-    else:
-        for x in range(rules.sides):
-            if x != win:
-                own = sum(p for s, p in enumerate(pips) if side[s] == x)
-                events, points, normal = _score(
-                    setup, events, points, normal, i, None, x, "hand", own - own % rules.round_to
-                )
-    return events, points, normal, _new(Result, (shown, win, blocker, leader))
+    for x in range(rules.sides):
+        if x != win:
+            own = sum(p for s, p in enumerate(pips) if side[s] == x)
+            events, points, normal = _score(
+                setup, events, points, normal, i, None, x, "hand", own - own % rules.round_to
+            )
+    return events, points, normal
 
 
 # ---------------------------------------------------------------- queries
