@@ -5,7 +5,9 @@
 - `new_match`, `start_hand`, `finish_hand`, `hand_outcome`: hands chained into a match.
 - `view`: what a seat, a spectator or a referee may see of a state.
 - `adjudicate`, `to_record`, `replay`: hand records and rulings (hand-record.md).
-- `auto_action`, `bot_action`: the timeout action and a random legal bot.
+- `auto_action`: the timeout action; `bot_action`, `choose`, `seat_view`, `review_hand`: bots
+  at three levels (easy, medium, strong) that see only their seat's view, and the review of
+  a finished hand.
 
 Persisting a live state: store `state_to_dict(state)` (its `domino-hand/1` record: rules,
 deal, boneyard, declarations and actions; plain JSON) and restore it with
@@ -13,7 +15,8 @@ deal, boneyard, declarations and actions; plain JSON) and restore it with
 (tens of microseconds).
 """
 
-from .bot import auto_action, bot_action
+from .bot import auto_action
+from .bots import LEVELS, SeatView, bot_action, choose, review_hand, seat_view
 from .errors import EngineError, IllegalAction, RulesError
 from .match import HandOutcome, Match, finish_hand, hand_outcome, match_end, new_match, start_hand
 from .record import adjudicate, replay, ruling, state_from_dict, state_to_dict, to_record
@@ -35,6 +38,8 @@ from .views import view
 
 __all__ = [
     "DECLARE",
+    "LEVELS",
+    "SeatView",
     "ENDED",
     "PRESETS",
     "VARIANTS",
@@ -51,6 +56,7 @@ __all__ = [
     "apply",
     "auto_action",
     "bot_action",
+    "choose",
     "declare",
     "finish_hand",
     "hand_outcome",
@@ -60,9 +66,11 @@ __all__ = [
     "new_hand",
     "new_match",
     "replay",
+    "review_hand",
     "rules_from_spec",
     "rules_to_spec",
     "ruling",
+    "seat_view",
     "start_hand",
     "state_from_dict",
     "state_to_dict",

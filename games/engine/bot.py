@@ -1,6 +1,4 @@
-"""Automatic actions: the timeout action of rules.md decision 18, and a random legal bot."""
-
-import random
+"""The timeout action of rules.md decision 18 (the bots' levels are in bots.py)."""
 
 from .state import AUTO, DECLARE, PLAY, HandState, legal_actions
 from .tiles import DOUBLES, END_ORDER, HI, IS_DOUBLE, NAME, PIPS, SUIT, tiles_of
@@ -40,8 +38,3 @@ def auto_action(state: HandState) -> str:
         if state.ends[e] >= 0 and fitting & SUIT[state.ends[e] & 7] & (1 << tile)
     )
     return f"{NAME[tile]}@{('left', 'right', 'up', 'down')[end]}{AUTO}"
-
-
-def bot_action(state: HandState, rng: random.Random) -> str:
-    """A uniformly random legal action."""
-    return rng.choice(legal_actions(state))
