@@ -6,13 +6,15 @@ All keys are "higher is better":
 
 ``score``            the standings score: ``stats[id]["score"]`` if given (e.g. league points),
                      else ``match_wins``
-``match_wins``       wins, plus half a point per draw
+``match_wins``       match points: a win earns its result's `value` (1, or the shutout
+                     multiplier for a shutout, as the main table counts it), a draw half a point
 ``games_won``        games won (``games_a`` / ``games_b``)
 ``points_for``       points scored
 ``point_difference`` points scored minus points conceded
 ``head_to_head``     ``match_wins`` in the mini-table of the entrants still tied on every
-                     earlier key; if it separates some of them, it is applied again to each
-                     group still tied (recursive mini-table) before moving to the next key
+                     earlier key (a shutout counts its `value` there too); if it separates
+                     some of them, it is applied again to each group still tied (recursive
+                     mini-table) before moving to the next key
 ``buchholz``         sum of the opponents' scores (``buchholz_cut1``: without the weakest)
 ``sonneborn_berger`` opponents' scores weighted by the result against them (1, ½, 0)
 ``partner_aware``    opponents' scores minus partners' scores (individual events: partnering
@@ -30,7 +32,11 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class MatchResult:
-    """A result between sides `a` and `b`; `winner` is `a`, `b`, or None for a draw."""
+    """A result between sides `a` and `b`; `winner` is `a`, `b`, or None for a draw.
+
+    `value` is what the win is worth in match points: 1, or the event's shutout multiplier
+    when the win was a shutout (a draw is worth half a point to each side whatever it is).
+    """
 
     a: Hashable
     b: Hashable
@@ -41,6 +47,7 @@ class MatchResult:
     games_b: int = 0
     partner_a: Hashable | None = None
     partner_b: Hashable | None = None
+    value: float = 1
 
 
 @dataclass(frozen=True)
@@ -59,6 +66,7 @@ class _Appearance:
     partners: tuple[Hashable, ...]
     opponents: tuple[Hashable, ...]
     result: float  # 1 win, 0.5 draw, 0 loss
+    match_points: float  # the result weighted by the win's value
     points_for: float
     points_against: float
     games_for: int
@@ -75,9 +83,10 @@ def _appearances(results: Sequence[MatchResult]) -> Iterator[_Appearance]:
             (side_a, side_b, outcome, r.points_a, r.points_b, r.games_a),
             (side_b, side_a, 1 - outcome, r.points_b, r.points_a, r.games_b),
         ):
+            points = result * r.value if result == 1 else result
             for entrant in own:
                 partners = tuple(p for p in own if p != entrant)
-                yield _Appearance(entrant, partners, other, result, pf, pa, gf)
+                yield _Appearance(entrant, partners, other, result, points, pf, pa, gf)
 
 
 def _total(
@@ -90,7 +99,8 @@ def _total(
 
 
 def match_wins(results: Sequence[MatchResult]) -> dict[Hashable, float]:
-    return _total(results, lambda x: x.result)
+    """Match points: each win counts its `value` (a shutout the multiplier), a draw half."""
+    return _total(results, lambda x: x.match_points)
 
 
 def point_difference(results: Sequence[MatchResult]) -> dict[Hashable, float]:
@@ -127,7 +137,11 @@ def partner_aware(
 def head_to_head(
     group: Collection[Hashable], results: Sequence[MatchResult]
 ) -> dict[Hashable, float]:
-    """``match_wins`` counting only matches in which both sides include members of `group`."""
+    """``match_wins`` counting only matches in which both sides include members of `group`.
+
+    It counts match points exactly as the main table does: a shutout win counts its `value`
+    (the event's shutout multiplier) here too, not once.
+    """
     members = set(group)
     among = [r for r in results if members & {r.a, r.partner_a} and members & {r.b, r.partner_b}]
     wins = match_wins(among)

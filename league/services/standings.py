@@ -157,7 +157,8 @@ def rank(
     Match wins count a shutout `multiplier` times (and a draw half); lots are the numbers
     drawn when the fixtures were made, the lower first. These values are tallied here once and
     handed to `league.pairing.rank` as stats. It gets the results only for what it computes
-    itself: for head-to-head, just those between entries level on every tiebreak before it;
+    itself: for head-to-head, just those between entries level on every tiebreak before it,
+    each win worth what it is worth in the table (a shutout `multiplier` times);
     for other keys (Buchholz and the like, used by tournaments), all of them.
     """
     table = _tally(entries, outcomes, multiplier)
@@ -181,6 +182,7 @@ def rank(
             points_b=o.points_b,
             games_a=o.games_a,
             games_b=o.games_b,
+            value=multiplier if o.shutout else 1,
         )
         for o in counted
     ]

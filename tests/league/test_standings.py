@@ -71,6 +71,23 @@ def test_a_shutout_counts_the_multiplier_in_match_wins():
     assert order(others)[0] == 2  # two wins beat one shutout when it counts once
 
 
+def test_head_to_head_counts_a_shutout_the_multiplier_as_the_main_table_does():
+    # 1, 2, 3 beat each other in a circle and finish level on 2 match points; 1's win in the
+    # circle was a shutout, so in the mini-table 1 has 2 points and the others 1 each.
+    outcomes = [
+        o(1, 2, 200, 0, shutout=True),
+        o(2, 3, 200, 150),
+        o(3, 1, 200, 150),
+        o(2, 4, 200, 150),
+        o(3, 4, 200, 150),
+    ]
+    tied = entries(4)
+    tied[0].lot = 9  # entry 1 would come last of the three by lots
+    rows = rank(tied, outcomes, ["match_wins", "head_to_head", "lots"], 2)
+    assert [r.match_points for r in rows[:3]] == [2, 2, 2]
+    assert order(rows) == [1, 2, 3, 4]
+
+
 def test_lots_follow_the_numbers_drawn():
     tied = entries(3)
     tied[0].lot, tied[1].lot, tied[2].lot = 3, 1, 2

@@ -140,3 +140,13 @@ def test_games_points_and_custom_stats():
 def test_invalid_winner():
     with pytest.raises(ValueError):
         match_wins([R("A", "B", "C")])
+
+
+def test_a_win_counts_its_value_in_match_wins_and_head_to_head():
+    results = [
+        MatchResult("A", "B", "A", value=3),
+        MatchResult("B", "C", "B"),
+        MatchResult("C", "A", None, value=3),
+    ]
+    assert match_wins(results) == {"A": 3.5, "B": 1, "C": 0.5}
+    assert head_to_head("AB", results) == {"A": 3, "B": 0}
