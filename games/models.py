@@ -62,19 +62,24 @@ def _seats_query(alias: str, lock: bool) -> _SeatsQuery:
         for field in model._meta.concrete_fields
     ]
     sql = (
-        f"SELECT {', '.join(selected)} FROM {seat} INNER JOIN {table}"
+        f"SELECT {', '.join(selected)} FROM {table} INNER JOIN {seat}"
         f" ON ({seat}.{quote('table_id')} = {table}.{quote('id')})"
         f" WHERE {seat}.{quote('table_id')} = %s ORDER BY {seat}.{quote('number')}"
     )
     if lock and connection.features.has_select_for_update:
-        of = (table,) if connection.features.has_select_for_update_of else ()
-        sql += " " + connection.ops.for_update_sql(of=of)
+        # The seat rows too, not only the table's: a transaction that waited for the lock
+        # then reads the seats as the one before it left them. Under READ COMMITTED,
+        # PostgreSQL re-reads only the locked rows of a row it had to wait for; seats read
+        # with an unlocked join would be as they were when the statement began, and two
+        # players sitting down at once would each miss the other. The table comes first in
+        # the FROM clause, so its row is the first locked: the order every writer keeps.
+        sql += " " + connection.ops.for_update_sql()
     return _SeatsQuery(sql, _columns(Table, connection), _columns(Seat, connection))
 
 
 class TableManager(models.Manager):
     def with_seats(self, table_id: int, *, lock: bool = False) -> "Table | None":
-        """The table and its seats in one query; with `lock`, its row is locked for the
+        """The table and its seats in one query; with `lock`, their rows are locked for the
         transaction. `table.seats.all()` then reads the seats loaded with it.
 
         Every action, page and reload starts here, so the SQL is built once per database

@@ -1,9 +1,9 @@
 """Live tables: seats, actions, hands and timeouts.
 
-Every change happens in one transaction that locks the table row, checks the seat, the
-turn and the version, applies the engine, stores the action and the new state, and bumps
-the version with a conditional update. Only after the commit is the table's group rung,
-with public facts only (see `messages.py`).
+Every change happens in one transaction that locks the table's row and its seats' rows,
+checks the seat, the turn and the version, applies the engine, stores the action and the
+new state, and bumps the version with a conditional update. Only after the commit is the
+table's group rung, with public facts only (see `messages.py`).
 """
 
 import random
@@ -80,7 +80,7 @@ def engine_step(state: HandState, seat: int, action: str) -> HandState:
 
 
 def _locked(table_id: int) -> Table:
-    """The table, its row locked for this transaction, with its seats, in one query."""
+    """The table and its seats, their rows locked for this transaction, in one query."""
     table = Table.objects.with_seats(table_id, lock=True)
     if table is None:
         raise TableError("no_table")
@@ -282,17 +282,24 @@ def _free_seat(table: Table, number: int) -> Seat:
 
 
 def sit(table_id: int, user: AbstractBaseUser, number: int) -> None:
-    """Take (or move to) a free seat of a waiting table; the match starts when all are taken."""
-    with transaction.atomic():
-        table = _locked(table_id)
-        seat = _free_seat(table, number)
-        for held in _seats(table):
-            if held.user_id == user.pk:
-                held.user, held.name = None, ""
-                held.save(update_fields=["user", "name"])
-        seat.user, seat.name = user, player_for(user).display_name
-        seat.save(update_fields=["user", "name"])
-        _seated(table)
+    """Take (or move to) a free seat of a waiting table; the match starts when all are taken.
+
+    The seats are read under the table's lock; the database refuses a seat taken from
+    another occupant all the same (migration 0003), which is `seat_taken` here too.
+    """
+    try:
+        with transaction.atomic():
+            table = _locked(table_id)
+            seat = _free_seat(table, number)
+            for held in _seats(table):
+                if held.user_id == user.pk:
+                    held.user, held.name = None, ""
+                    held.save(update_fields=["user", "name"])
+            seat.user, seat.name = user, player_for(user).display_name
+            seat.save(update_fields=["user", "name"])
+            _seated(table)
+    except IntegrityError:
+        raise TableError("seat_taken") from None
 
 
 def add_bot(table_id: int, user: AbstractBaseUser, number: int) -> None:
