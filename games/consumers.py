@@ -1,6 +1,7 @@
 """The table socket: a thin caller of the table services (see docs/live-protocol.md)."""
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -31,6 +32,9 @@ logger = logging.getLogger(__name__)
 RATE_PER_SECOND = 10
 BURST = 20
 POLICY_VIOLATION = 1008
+NO_TABLE = 4404
+# The longest frame read: the longest message of the protocol is well under 200 characters.
+MESSAGE_MAX = 4096
 _sweeper: asyncio.Task | None = None
 
 
@@ -49,6 +53,18 @@ async def _sweep_forever() -> None:
         except Exception:
             logger.exception("table sweeper failed")
         await asyncio.sleep(timers.SWEEP_SECONDS)
+
+
+def read_frame(text: str | None) -> dict | None:
+    """A client frame as the JSON object it holds, or None when it holds none: a binary or
+    empty frame, one over MESSAGE_MAX characters, or anything but a JSON object."""
+    if not text or len(text) > MESSAGE_MAX:
+        return None
+    try:
+        content = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return content if isinstance(content, dict) else None
 
 
 def language_of(scope: dict) -> str:
@@ -81,10 +97,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
         self.snap = await off_loop(snapshot)(self.table_id, self.user)
-        if self.snap is None:
-            await self.close(code=4404)
-            return
         await self.accept()
+        if self.snap is None:  # after the handshake, so that the client reads the code
+            await self.close(code=NO_TABLE)
+            return
         ensure_sweeper()
 
     async def dispatch(self, message: dict) -> None:
@@ -111,15 +127,26 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.tokens -= 1
         return self.tokens >= 0
 
-    async def receive_json(self, content: Any, **kwargs) -> None:
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs
+    ) -> None:
+        """One frame: counted against the rate limit, then read; an unreadable frame (not
+        a JSON object in a text frame of at most MESSAGE_MAX characters) is `bad_message`."""
         if self.tokens < 0:
             return  # closing already
         if not self._allow():
             await self.close(code=POLICY_VIOLATION)
             return
-        kind = content.get("type") if isinstance(content, dict) else None
+        content = read_frame(text_data)
+        if content is None:
+            await self._refuse("bad_message", None)
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: dict, **kwargs) -> None:
+        kind = content.get("type")
         if kind == "hello":
-            await self._hello(content.get("version"))
+            await self._hello(content)
             return
         handler = {
             "play": self._play,
@@ -138,11 +165,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     # ------------------------------------------------------------ client requests
 
-    async def _hello(self, version: Any) -> None:
+    async def _hello(self, content: dict) -> None:
         """A (re)connecting client's last version: the missed events, or a snapshot."""
+        version = content.get("version")
+        if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+            await self._refuse("bad_message", content)
+            return
         self.synced = True
         events = None
-        if isinstance(version, int) and 0 < version <= self.snap.version:
+        if 0 < version <= self.snap.version:
             events = await off_loop(missed)(
                 self.table_id, version, self.snap.version, self.snap.facts["hand_number"]
             )

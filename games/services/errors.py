@@ -36,11 +36,16 @@ class TableError(Exception):
         return str(MESSAGES.get(self.code, MESSAGES["illegal"]))
 
 
+# An error names the client's message id by this many characters at most.
+ECHO_MAX = 64
+
+
 def error_answer(code: str, client_id: str | None = None) -> dict:
-    """The message a client gets for a refused request (translated in the active language)."""
+    """The message a client gets for a refused request (translated in the active language);
+    its `id` is the start of the client's, never more than ECHO_MAX characters."""
     return {
         "type": "error",
-        "id": client_id,
+        "id": None if client_id is None else client_id[:ECHO_MAX],
         "code": code,
         "message": str(MESSAGES.get(code, MESSAGES["illegal"])),
     }

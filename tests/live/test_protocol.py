@@ -6,9 +6,11 @@ import json
 import pytest
 import websockets
 
+from games.consumers import MESSAGE_MAX
 from games.engine import legal_actions
 from games.models import Action, Hand, Table
 from games.services import tables
+from games.services.errors import ECHO_MAX
 from games.services.messages import hand_state
 from tests.conftest import run_async
 
@@ -235,3 +237,76 @@ def test_logging_out_closes_the_table_sockets(asgi_server, players):
         return socket.socket.close_code
 
     assert run_async(scenario()) == 4401
+
+
+def test_unreadable_frames_get_bad_message_and_the_socket_stays_open(asgi_server, players):
+    table = full_table(players, "dominican")
+
+    async def scenario():
+        socket = TableSocket(asgi_server, table.pk, players[0])
+        await socket.connect()
+        answers = []
+        for frame in ["{not json", "", b"\x00\x01binary", "[1, 2]", '"hello"', "[" * 3000]:
+            await socket.socket.send(frame)
+            answers.append(await socket.expect("error"))
+        await socket.send({"type": "hello", "version": socket.version})
+        still_open = await socket.expect("missed")
+        return answers, still_open
+
+    answers, still_open = run_async(scenario())
+    assert [a["code"] for a in answers] == ["bad_message"] * 6
+    assert all(a["id"] is None for a in answers)
+    assert still_open["version"] == table.version
+
+
+def test_messages_over_the_size_limit_are_refused_and_nothing_long_is_echoed(asgi_server, players):
+    table = full_table(players, "dominican")
+    mover = players[hand_state(table).turn]
+
+    async def scenario():
+        socket = TableSocket(asgi_server, table.pk, mover)
+        await socket.connect()
+        legal = socket.state["hand"]["legal_actions"][0]
+        big_id = "x" * 1_000_000
+        play = {"type": "play", "action": legal, "version": socket.version}
+        await socket.send(play | {"id": big_id})
+        too_big = await socket.expect("error")
+        await socket.send(play | {"id": "padded", "pad": "y" * MESSAGE_MAX})
+        padded = await socket.expect("error")
+        await socket.send(play | {"id": "z" * (MESSAGE_MAX - 200)})  # under the limit
+        long_id = await socket.expect("error")
+        return too_big, padded, long_id
+
+    too_big, padded, long_id = run_async(scenario())
+    assert too_big["code"] == padded["code"] == long_id["code"] == "bad_message"
+    assert too_big["id"] is None and padded["id"] is None
+    assert long_id["id"] == "z" * ECHO_MAX  # a short prefix only
+    assert not Action.objects.filter(table=table).exists()
+
+
+def test_an_unknown_table_closes_with_4404_after_the_handshake(asgi_server, players):
+    async def scenario():
+        socket = TableSocket(asgi_server, 987654321, players[0])
+        with pytest.raises(websockets.ConnectionClosed):
+            await socket.connect()  # the handshake succeeds; the close follows
+        return socket.socket.close_code
+
+    assert run_async(scenario()) == 4404
+
+
+def test_hello_with_a_version_that_is_not_a_number_gets_bad_message(asgi_server, players):
+    table = full_table(players, "dominican")
+
+    async def scenario():
+        socket = TableSocket(asgi_server, table.pk, players[0])
+        await socket.connect()
+        answers = []
+        for version in ["3", None, True, 1.5, -1, [1]]:
+            await socket.send({"type": "hello", "version": version, "id": "h"})
+            answers.append(await socket.expect("error", "snapshot", "missed"))
+        await socket.send({"type": "hello"})
+        answers.append(await socket.expect("error", "snapshot", "missed"))
+        return answers
+
+    answers = run_async(scenario())
+    assert [(a["type"], a.get("code")) for a in answers] == [("error", "bad_message")] * 7
