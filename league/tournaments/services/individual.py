@@ -2,7 +2,8 @@
 
 Each player is an entry with one player. A round seats everyone who plays at tables of four
 (`Seat`: seats 1 and 3 partner against seats 2 and 4) with `league.pairing.pair_rotating`
-(nobody partners anyone twice, opponents repeat as rarely as possible, sit-outs rotate), or,
+(nobody partners anyone twice, nobody meets an opponent again while a round without that
+exists, sit-outs rotate), or,
 when the organiser chose it, with the next round of a complete whist schedule. A table's
 result is entered by a referee or a player of the table and confirmed by a second person.
 """
