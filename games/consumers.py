@@ -15,6 +15,7 @@ from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from games.engine import EngineError
+from games.models import BotLevel
 from games.services import tables, timers
 from games.services.errors import TableError, error_answer
 from games.services.messages import (
@@ -200,7 +201,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self._call(content, tables.sit, self.table_id, self.user, content.get("seat"))
 
     async def _bot(self, content: dict) -> None:
-        await self._call(content, tables.add_bot, self.table_id, self.user, content.get("seat"))
+        level = content.get("level", BotLevel.MEDIUM)
+        await self._call(
+            content, tables.add_bot, self.table_id, self.user, content.get("seat"), level
+        )
 
     async def _back(self, content: dict) -> None:
         await self._call(content, tables.take_back, self.table_id, self.user)

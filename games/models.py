@@ -168,6 +168,14 @@ class Table(models.Model):
         return self.kind != self.Kind.FIXTURE
 
 
+class BotLevel(models.TextChoices):
+    """The engine's bot levels (games/engine/bots.py)."""
+
+    EASY = "easy", _("Easy")
+    MEDIUM = "medium", _("Medium")
+    STRONG = "strong", _("Strong")
+
+
 class Seat(models.Model):
     """A seat at a table, bound by the server to a user (or played by a bot)."""
 
@@ -182,6 +190,9 @@ class Seat(models.Model):
     )
     name = models.CharField(max_length=80, blank=True)
     bot = models.BooleanField(default=False)
+    bot_level = models.CharField(
+        _("bot level"), max_length=8, choices=BotLevel.choices, default=BotLevel.MEDIUM
+    )
 
     class Meta:
         ordering = ["table", "number"]

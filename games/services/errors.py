@@ -21,6 +21,7 @@ MESSAGES = {
     "no_table": _("There is no such table."),
     "not_replaced": _("Your seat is not played by a bot."),
     "partner_playing": _("Your partner is playing at another table."),
+    "bad_level": _("There is no such bot level."),
 }
 
 

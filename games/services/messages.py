@@ -54,7 +54,16 @@ def table_facts(table: Table) -> dict:
 
 def seat_facts(seats: list[Seat]) -> list[dict]:
     """The public facts of a table's seats, in seat order."""
-    return [{"number": s.number, "name": s.name, "bot": s.bot, "taken": s.taken} for s in seats]
+    return [
+        {
+            "number": s.number,
+            "name": s.name,
+            "bot": s.bot,
+            "level": s.bot_level if s.bot else None,
+            "taken": s.taken,
+        }
+        for s in seats
+    ]
 
 
 def group_message(table: Table, event: dict) -> dict:

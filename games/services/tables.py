@@ -32,7 +32,7 @@ from games.engine import (
     start_hand,
     to_record,
 )
-from games.models import Action, Hand, Seat, Table
+from games.models import Action, BotLevel, Hand, Seat, Table
 from league.accounts import player_for
 
 from . import messages, timers
@@ -43,6 +43,8 @@ SEATS = 4
 NEXT_HAND_SECONDS = 30
 CLIENT_ID_MAX = 64
 _BOT_RNG = random.SystemRandom()
+# A strong bot's search, per move: it holds the table's lock meanwhile (medium takes ~1 ms).
+BOT_BUDGET = {"playouts": 400, "seconds": 0.5}
 
 
 # ---------------------------------------------------------------- reading a table
@@ -181,9 +183,11 @@ def _play(
 
 def _run_bots(table: Table, state: HandState) -> HandState:
     """Bot seats play at once, each action a version of its own."""
-    bots = _bot_seats(table)
-    while state.status not in ENDED and state.turn in bots:
-        state = _play(table, state, state.turn, bot_action(state, _BOT_RNG))
+    levels = {seat.number: seat.bot_level for seat in _seats(table) if seat.bot}
+    while state.status not in ENDED and state.turn in levels:
+        rng = random.Random(_BOT_RNG.getrandbits(64))  # fast draws, unpredictable seed
+        action = bot_action(state, rng, levels[state.turn], **BOT_BUDGET)
+        state = _play(table, state, state.turn, action)
     return state
 
 
@@ -302,8 +306,12 @@ def sit(table_id: int, user: AbstractBaseUser, number: int) -> None:
         raise TableError("seat_taken") from None
 
 
-def add_bot(table_id: int, user: AbstractBaseUser, number: int) -> None:
-    """The host fills an empty seat of a casual table with a bot."""
+def add_bot(
+    table_id: int, user: AbstractBaseUser, number: int, level: str = BotLevel.MEDIUM
+) -> None:
+    """The host fills an empty seat of a casual table with a bot of `level`."""
+    if level not in BotLevel.values:
+        raise TableError("bad_level")
     with transaction.atomic():
         table = _locked(table_id)
         if table.host_id != user.pk:
@@ -311,8 +319,8 @@ def add_bot(table_id: int, user: AbstractBaseUser, number: int) -> None:
         if not table.casual:
             raise TableError("not_casual")
         seat = _free_seat(table, number)
-        seat.bot, seat.name = True, ""
-        seat.save(update_fields=["bot", "name"])
+        seat.bot, seat.bot_level, seat.name = True, level, ""
+        seat.save(update_fields=["bot", "bot_level", "name"])
         _seated(table)
 
 

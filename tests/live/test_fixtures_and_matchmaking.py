@@ -15,7 +15,7 @@ from games.models import QueueEntry, Seat, Table
 from games.services import matchmaking, tables
 from games.services.errors import TableError
 from games.services.fixtures import open_due_fixtures
-from games.services.messages import hand_state
+from games.services.messages import hand_state, seat_facts
 from league.models import Entry, Event, Match, Organisation, Player, Result, Round
 
 from .conftest import full_table, make_players
@@ -278,6 +278,30 @@ def test_casual_tables_fill_empty_seats_with_bots(players):
     assert table.status == Table.Status.PLAYING
     assert hand_state(table).turn == 2  # the bots have played up to the human's turn
     table = play_out(table, random.Random(5))
+    assert table.status == Table.Status.FINISHED
+
+
+def test_the_host_chooses_each_bots_level(players):
+    """A bot sits at the level the host chose (medium unless told), the seats' public facts
+    say so, and an unknown level changes nothing."""
+    host = players[0]
+    table = tables.create_table(host=host, rules={"preset": "dominican", "target": 1})
+    tables.sit(table.pk, host, 0)
+    for bad in ("grandmaster", ["strong"], None):
+        with pytest.raises(TableError) as refused:
+            tables.add_bot(table.pk, host, 1, bad)
+        assert refused.value.code == "bad_level"
+    assert not Seat.objects.get(table=table, number=1).taken
+    tables.add_bot(table.pk, host, 1, "strong")
+    tables.add_bot(table.pk, host, 2, "easy")
+    tables.add_bot(table.pk, host, 3)
+    levels = dict(Seat.objects.filter(table=table).values_list("number", "bot_level"))
+    assert [levels[n] for n in (1, 2, 3)] == ["strong", "easy", "medium"]
+    table.refresh_from_db()
+    facts = seat_facts(list(table.seats.all()))
+    assert [f["level"] for f in facts] == [None, "strong", "easy", "medium"]
+    assert table.status == Table.Status.PLAYING
+    table = play_out(table, random.Random(6))  # the strong bot plays through the services
     assert table.status == Table.Status.FINISHED
 
 
