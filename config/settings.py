@@ -226,7 +226,10 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-live-tables": {"task": "games.tasks.sweep_tables", "schedule": 2.0},
+    "open-due-fixtures": {"task": "games.tasks.open_due_fixtures", "schedule": 2.0},
 }
+# A web process sweeps the turn timers while no worker has for 5 s (games.services.timers).
+WEB_SWEEPER = env_bool("WEB_SWEEPER", True)
 
 # Email: the console in the embedded mode.
 EMAIL_BACKEND = os.environ.get(

@@ -1,14 +1,11 @@
 """The table socket: a thin caller of the table services (see docs/live-protocol.md)."""
 
-import asyncio
 import json
-import logging
 import time
 from collections.abc import Callable
 from typing import Any
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -28,32 +25,12 @@ from games.services.messages import (
 )
 from league.notifications import user_group
 
-logger = logging.getLogger(__name__)
-
 RATE_PER_SECOND = 10
 BURST = 20
 POLICY_VIOLATION = 1008
 NO_TABLE = 4404
 # The longest frame read: the longest message of the protocol is well under 200 characters.
 MESSAGE_MAX = 4096
-_sweeper: asyncio.Task | None = None
-
-
-def ensure_sweeper() -> None:
-    """Start the in-server sweeper once per process, when the channel layer is in memory."""
-    global _sweeper
-    if timers.timers_in_server() and (_sweeper is None or _sweeper.done()):
-        _sweeper = asyncio.get_running_loop().create_task(_sweep_forever())
-
-
-async def _sweep_forever() -> None:
-    sweep = database_sync_to_async(timers.sweep)
-    while True:
-        try:
-            await sweep()
-        except Exception:
-            logger.exception("table sweeper failed")
-        await asyncio.sleep(timers.SWEEP_SECONDS)
 
 
 def read_frame(text: str | None) -> dict | None:
@@ -102,7 +79,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.snap is None:  # after the handshake, so that the client reads the code
             await self.close(code=NO_TABLE)
             return
-        ensure_sweeper()
+        timers.start_web_sweeper()
 
     async def dispatch(self, message: dict) -> None:
         """Handle a message without channels' per-message hop to a thread.

@@ -123,6 +123,9 @@ def service_env(django_db_setup, django_db_blocker) -> dict[str, str]:
     env["DJANGO_SETTINGS_MODULE"] = "config.settings"
     env.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
     env["SECURE_SSL"] = "0"
+    # The tests drive the turn timers themselves: a server takes over the sweep only in the
+    # tests that say so (tests/live/test_timers.py).
+    env["WEB_SWEEPER"] = "0"
     with django_db_blocker.unblock():
         name = str(connection.settings_dict["NAME"])
     if connection.vendor == "sqlite":

@@ -4,7 +4,7 @@ from . import batches
 from .models import Batch
 
 
-@shared_task
+@shared_task(name="games.disputes.tasks.adjudicate_batch")
 def adjudicate_batch(batch_id: int) -> None:
     try:
         batches.run(batch_id)

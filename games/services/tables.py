@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from games.engine import (
@@ -35,7 +36,7 @@ from games.engine import (
 from games.models import Action, BotLevel, Hand, Seat, Table
 from league.accounts import player_for
 
-from . import messages, timers
+from . import messages
 from .errors import TableError
 from .messages import hand_state
 
@@ -45,6 +46,10 @@ CLIENT_ID_MAX = 64
 _BOT_RNG = random.SystemRandom()
 # A strong bot's search, per move: it holds the table's lock meanwhile (medium takes ~1 ms).
 BOT_BUDGET = {"playouts": 400, "seconds": 0.5}
+# Sent on commit for every new deadline (table_id, version, deadline): the turn timers arm
+# their countdown (`timers.schedule`). A finished fixture's table: its result goes in.
+deadline_set = Signal()
+fixture_finished = Signal()
 
 
 # ---------------------------------------------------------------- reading a table
@@ -123,7 +128,9 @@ def _commit(table: Table, fields: list[str], event: dict, *, new_version: bool =
     deadline, version, pk = table.deadline, table.version, table.pk
     transaction.on_commit(lambda: messages.ring(pk, message))
     if deadline is not None:
-        transaction.on_commit(lambda: timers.schedule(pk, version, deadline))
+        transaction.on_commit(
+            lambda: deadline_set.send(Table, table_id=pk, version=version, deadline=deadline)
+        )
 
 
 _HAND_FIELDS = ["state", "status", "deadline", "match", "ready", "forfeit_side", "finished"]
@@ -210,9 +217,7 @@ def _end_hand(table: Table, state: HandState) -> None:
         table.status = Table.Status.FINISHED
         table.finished = timezone.now()
         if table.fixture_id is not None:
-            from .fixtures import enter_fixture_result
-
-            transaction.on_commit(lambda pk=table.pk: enter_fixture_result(pk))
+            transaction.on_commit(lambda pk=table.pk: fixture_finished.send(Table, table_id=pk))
         return
     table.status = Table.Status.BETWEEN
     table.ready = sorted(bots)

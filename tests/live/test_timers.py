@@ -12,15 +12,15 @@ from games.engine import legal_actions, new_hand, rules_from_spec
 from games.models import Action, Seat, Table
 from games.services import tables, timers
 from games.services.messages import hand_state
-from tests.conftest import run_async
+from tests.conftest import run_async, start_server, stop
 
 from .conftest import SHORT, TableSocket, full_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def overdue(table: Table) -> Table:
-    Table.objects.filter(pk=table.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+def overdue(table: Table, seconds: float = 1) -> Table:
+    Table.objects.filter(pk=table.pk).update(deadline=timezone.now() - timedelta(seconds=seconds))
     table.refresh_from_db()
     return table
 
@@ -94,13 +94,74 @@ def test_a_silent_sweeper_extends_deadlines_instead_of_firing(players):
     from django.core.cache import cache
 
     table = overdue(full_table(players, "dominican"))
-    cache.delete(timers.HEARTBEAT_KEY)
+    cache.delete(timers.SWEEP_KEY)
     assert timers.sweep() == 0  # the first sweep after a silence
     table.refresh_from_db()
     assert table.deadline > timezone.now() + timedelta(seconds=timers.GRACE_SECONDS - 5)
     assert not Action.objects.filter(table=table).exists()
     overdue(table)
     assert timers.sweep() == 1  # the sweeper is running now: due timers fire
+    assert Action.objects.filter(table=table, auto=True).count() == 1
+
+
+def test_two_sweeps_after_a_silence_decide_the_grace_once(postgres, players):
+    """Two sweeps at once after a restart, and a countdown task left from before it: the
+    overdue turns all get the grace, none fires; once it is over each fires exactly once."""
+    from django.core.cache import cache
+
+    from games.tasks import time_out_table
+
+    made = [full_table(players, "dominican") for _ in range(3)]
+    for _ in range(5):
+        for table in made:
+            overdue(table, seconds=timers.GAP_SECONDS + 5)
+        cache.set(timers.SWEEP_KEY, timezone.now().timestamp() - 60, timeout=None)
+        first = made[0]
+        outcomes = run_together(
+            timers.sweep, timers.sweep, lambda t=first: time_out_table(t.pk, t.version)
+        )
+        assert outcomes == [0, 0, False]
+        assert not Action.objects.filter(table__in=made).exists()
+        graced = timezone.now() + timedelta(seconds=timers.GRACE_SECONDS - 5)
+        assert all(Table.objects.get(pk=t.pk).deadline > graced for t in made)
+    for table in made:
+        overdue(table)
+    outcomes = run_together(timers.sweep, timers.sweep)
+    assert sum(outcomes) == 3
+    assert Action.objects.filter(table__in=made, auto=True).count() == 3
+
+
+def test_a_web_process_sweeps_while_no_worker_does(redis_layer, service_env, log_dir, players):
+    """Without a worker (no heartbeat), a web process plays the overdue turn; while a
+    worker's heartbeat is fresh, it leaves the sweep to the worker."""
+    from django.core.cache import cache
+
+    table = overdue(full_table(players, "dominican"))
+    process, url = start_server(service_env | {"WEB_SWEEPER": "1"}, log_dir / "web-sweep.log")
+
+    def beat() -> None:  # what a worker's sweep leaves behind
+        stamp = timezone.now().timestamp()
+        cache.set(timers.WORKER_KEY, stamp, timeout=None)
+        cache.set(timers.SWEEP_KEY, stamp, timeout=None)
+
+    async def scenario():
+        await asyncio.to_thread(beat)
+        socket = TableSocket(url, table.pk, players[0])
+        await socket.connect()
+        for _ in range(8):  # four seconds with a worker
+            await asyncio.to_thread(beat)
+            await asyncio.sleep(0.5)
+        quiet = "last" not in socket.state
+        while "last" not in socket.state:  # the worker stops
+            await socket.recv(timeout=30)
+        return quiet, socket.state
+
+    try:
+        quiet, state = run_async(scenario())
+    finally:
+        stop(process)
+    assert quiet
+    assert state["last"]["action"].endswith("!auto")
     assert Action.objects.filter(table=table, auto=True).count() == 1
 
 
@@ -209,7 +270,7 @@ def test_extended_deadlines_reach_the_connected_players(redis_layer, asgi_server
         socket = TableSocket(asgi_server, table.pk, players[0])
         await socket.connect()
         before = socket.state["table"]["deadline"]
-        cache.delete(timers.HEARTBEAT_KEY)
+        cache.delete(timers.SWEEP_KEY)
         await asyncio.to_thread(timers.sweep)
         update = await socket.expect("update")
         return before, update
@@ -253,7 +314,7 @@ def test_the_sweeper_arms_the_countdown_of_a_deadline_coming_near(
     from django.core.cache import cache
 
     table = full_table(players, SHORT | {"turn_seconds": 600})
-    cache.set(timers.HEARTBEAT_KEY, timezone.now().timestamp(), timeout=None)
+    cache.set(timers.SWEEP_KEY, timezone.now().timestamp(), timeout=None)
 
     async def scenario():
         socket = TableSocket(asgi_server, table.pk, players[0])
