@@ -1,7 +1,7 @@
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from games.api import AdjudicateView
+from games.api import AdjudicateView, HandAnalysisView
 
 app_name = "api"
 
@@ -10,5 +10,6 @@ urlpatterns = [
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
     path("adjudicate", AdjudicateView.as_view(), name="adjudicate"),
+    path("hands/<int:pk>/analysis", HandAnalysisView.as_view(), name="hand_analysis"),
     path("", include("league.api.api_urls")),
 ]

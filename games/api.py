@@ -1,16 +1,21 @@
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.exceptions import NotFound
 from rest_framework.parsers import JSONParser
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
 from config.api import error_response
+from league.api.auth import ApiKeyAuthentication
 from league.faults import localised
 
 from .engine import adjudicate
+from .models import Hand
+from .services import reviews
 
 
 class AdjudicateView(APIView):
@@ -35,3 +40,46 @@ class AdjudicateView(APIView):
         if not isinstance(request.data, dict):
             return error_response("not_a_record", _("The body must be a JSON object."))
         return Response(localised(adjudicate(request.data)))
+
+
+class HandAnalysisView(APIView):
+    """The analysis of a finished live hand: every decision valued from what its player
+    knew then, the costliest moves and a one-line verdict.
+
+    Only the hand's players and its event's organisers and referees may see it; anyone else
+    is told the hand does not exist. POST starts the analysis (a Celery task) and answers its
+    progress; GET follows it (`status` is `none` until someone started it).
+    """
+
+    authentication_classes = [ApiKeyAuthentication, SessionAuthentication]
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [AnonRateThrottle, UserRateThrottle]
+
+    def _record(self, request, pk: int) -> dict:
+        hand = Hand.objects.select_related("table__fixture__event").filter(pk=pk).first()
+        if hand is None or not reviews.may_see_hand(request.user, hand):
+            raise NotFound(_("There is no such hand."))
+        return hand.record
+
+    def _answer(self, review) -> Response:
+        return Response(reviews.payload(review, reviews.seat_names(review.record)))
+
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT}, operation_id="hand_analysis", tags=["engine"]
+    )
+    def get(self, request, pk: int):
+        review = reviews.find_review(self._record(request, pk))
+        return Response({"status": "none"}) if review is None else self._answer(review)
+
+    @extend_schema(
+        request=None,
+        responses={200: OpenApiTypes.OBJECT},
+        operation_id="hand_analysis_start",
+        tags=["engine"],
+    )
+    def post(self, request, pk: int):
+        try:
+            review = reviews.request_review(self._record(request, pk))
+        except reviews.ReviewError as error:
+            return error_response(error.code, error.message)
+        return self._answer(review)

@@ -302,3 +302,27 @@ class QueueEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} · {self.kind}"
+
+
+class HandReview(models.Model):
+    """The analysis of a finished hand's record (games/engine/bots.py `review_hand`).
+
+    Kept once per record, whichever page asked for it; a Celery task fills it in.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Queued")
+        RUNNING = "running", _("Analysing")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    digest = models.CharField(max_length=64, unique=True)
+    record = models.JSONField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"review {self.digest[:12]} · {self.status}"

@@ -4,7 +4,7 @@
 from celery import shared_task
 from django.utils import timezone
 
-from games.services import fixtures, timers
+from games.services import fixtures, reviews, timers
 
 
 @shared_task(name="games.tasks.time_out_table", ignore_result=True)
@@ -23,3 +23,9 @@ def sweep_tables() -> int:
 def open_due_fixtures() -> int:
     """The periodic opening of the tables of online fixtures that are due (Celery beat)."""
     return len(fixtures.open_due_fixtures(timezone.now()))
+
+
+@shared_task(name=reviews.TASK, ignore_result=True)
+def review_hand(review_id: int) -> None:
+    """Analyse a finished hand (games/services/reviews.py)."""
+    reviews.run_review(review_id)

@@ -3,15 +3,17 @@
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
+from .analysis import analysis_answer, analysis_strings
+from .disputes.review import catalogue, explain
 from .forms import PrivateTableForm
-from .models import QueueEntry, Table
-from .services import matchmaking, tables
+from .models import Hand, QueueEntry, Table
+from .services import matchmaking, reviews, tables
 from .services.errors import TableError
 
 
@@ -155,3 +157,32 @@ def queue_status(request: HttpRequest) -> JsonResponse:
 def leave_queue(request: HttpRequest) -> HttpResponse:
     matchmaking.leave_queue(request.user)
     return redirect("play")
+
+
+def _hand(request: HttpRequest, pk: int) -> Hand:
+    """A finished live hand the user may see; anyone else is told it does not exist."""
+    hand = get_object_or_404(Hand.objects.select_related("table__fixture__event"), pk=pk)
+    if not reviews.may_see_hand(request.user, hand):
+        raise Http404
+    return hand
+
+
+@login_required
+def hand(request: HttpRequest, pk: int) -> HttpResponse:
+    """A finished hand: its replay, and the analysis of where it was lost."""
+    hand = _hand(request, pk)
+    context = {
+        "hand": hand,
+        "record": hand.record,
+        "review": explain(hand.record),
+        "catalogue": catalogue(),
+        "analysis_url": reverse("hand_analysis", args=[hand.pk]),
+        "analysis_i18n": analysis_strings(),
+    }
+    return render(request, "games/hand.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def hand_analysis(request: HttpRequest, pk: int) -> JsonResponse:
+    return analysis_answer(request, _hand(request, pk).record)

@@ -61,3 +61,36 @@ def explain(record: Any) -> dict[str, Any]:
         ],
         "steps": steps(record, raw) if valid_record else [],
     }
+
+
+def catalogue() -> dict[str, Any]:
+    """The review script's strings, in the page's language."""
+    return {
+        "step": _("Step %(n)s of %(total)s"),
+        "deal": _("The deal"),
+        "after": _("After action %(n)s: %(action)s"),
+        "faultAt": _("Fault at action %(n)s (seat %(seat)s)"),
+        "faultRecord": _("Fault in the record"),
+        "valid": _("No fault: the record follows the rules."),
+        "incomplete": _("The record stops before the hand ends."),
+        "seat": _("Seat %(n)s"),
+        "turn": _("to play"),
+        "boneyard": _("Boneyard: %(n)s"),
+        "points": _("Points of the hand: %(points)s"),
+        "ended": _("Ended: %(how)s"),
+        "checking": _("Adjudicating…"),
+        "notJson": _("The record is not valid JSON."),
+        "failed": _("The record could not be checked. Try again."),
+        "noSteps": _("The hand cannot be replayed until the record's fault is fixed."),
+        "pass": _("pass"),
+        "draw": _("draw"),
+        "event": _("%(label)s: %(points)s points to side %(side)s"),
+        "noEvents": _("No points scored."),
+        "side": _("Side %(n)s"),
+        "endedHow": {
+            "domino": _("domino"),
+            "block": _("block (tranque)"),
+            "redeal": _("redeal"),
+            "incomplete": _("not finished"),
+        },
+    }

@@ -7,6 +7,7 @@ urlpatterns = [
     path("<int:pk>/", views.dispute_detail, name="dispute"),
     path("<int:pk>/adjudicate/", views.dispute_adjudicate, name="dispute_adjudicate"),
     path("<int:pk>/rule/", views.dispute_rule, name="dispute_rule"),
+    path("<int:pk>/analysis/", views.dispute_analysis, name="dispute_analysis"),
     path("<int:pk>/appeal/", views.dispute_appeal, name="dispute_appeal"),
     path("matches/<int:match_pk>/new/", views.dispute_open, name="dispute_open"),
     path("live-hands/<int:hand_pk>/new/", views.live_dispute_open, name="live_dispute_open"),

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from games.analysis import analysis_answer, analysis_strings
 from games.models import Hand
 from league.models import Event, Match
 from league.permissions import can
@@ -20,7 +21,7 @@ from league.services.errors import ServiceError
 from . import batches, services
 from .forms import BatchForm, LiveDisputeForm, OpenDisputeForm, RefereeSettingsForm
 from .models import Batch, Dispute, Ruling
-from .review import explain
+from .review import catalogue, explain
 
 
 def _dispute(request: HttpRequest, pk: int) -> Dispute:
@@ -58,39 +59,6 @@ def dispute_list(request: HttpRequest) -> HttpResponse:
     return render(request, "disputes/list.html", {"disputes": disputes})
 
 
-def _catalogue() -> dict[str, Any]:
-    """The review script's strings, in the page's language."""
-    return {
-        "step": _("Step %(n)s of %(total)s"),
-        "deal": _("The deal"),
-        "after": _("After action %(n)s: %(action)s"),
-        "faultAt": _("Fault at action %(n)s (seat %(seat)s)"),
-        "faultRecord": _("Fault in the record"),
-        "valid": _("No fault: the record follows the rules."),
-        "incomplete": _("The record stops before the hand ends."),
-        "seat": _("Seat %(n)s"),
-        "turn": _("to play"),
-        "boneyard": _("Boneyard: %(n)s"),
-        "points": _("Points of the hand: %(points)s"),
-        "ended": _("Ended: %(how)s"),
-        "checking": _("Adjudicating…"),
-        "notJson": _("The record is not valid JSON."),
-        "failed": _("The record could not be checked. Try again."),
-        "noSteps": _("The hand cannot be replayed until the record's fault is fixed."),
-        "pass": _("pass"),
-        "draw": _("draw"),
-        "event": _("%(label)s: %(points)s points to side %(side)s"),
-        "noEvents": _("No points scored."),
-        "side": _("Side %(n)s"),
-        "endedHow": {
-            "domino": _("domino"),
-            "block": _("block (tranque)"),
-            "redeal": _("redeal"),
-            "incomplete": _("not finished"),
-        },
-    }
-
-
 @login_required
 def dispute_detail(request: HttpRequest, pk: int) -> HttpResponse:
     dispute = _dispute(request, pk)
@@ -112,7 +80,8 @@ def dispute_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "rulings": [(r, appeals.get(r.pk)) for r in rulings],
         "kinds": Ruling.Kind.choices,
         "penalty": services.settings_for(dispute.event).penalty_points,
-        "catalogue": _catalogue(),
+        "catalogue": catalogue(),
+        "analysis_i18n": analysis_strings(),
     }
     return render(request, "disputes/review.html", context)
 
@@ -313,3 +282,14 @@ def live_dispute_open(request: HttpRequest, hand_pk: int) -> HttpResponse:
         lambda data: services.open_live_dispute(request.user, hand, data["reason"]),
         hand=hand,
     )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def dispute_analysis(request: HttpRequest, pk: int) -> JsonResponse:
+    """The analysis of the hand as the latest ruling left it: POST starts it, GET follows it."""
+    dispute = _dispute(request, pk)
+    if not services.sees_full_record(request.user, dispute):
+        raise PermissionDenied
+    record, _points = services.current(dispute)
+    return analysis_answer(request, record)

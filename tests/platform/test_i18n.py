@@ -64,3 +64,29 @@ def test_dates_and_numbers_are_localised():
         assert formats.date_format(day) == "29 de Novembro de 2026"
     with translation.override("en"):
         assert formats.date_format(day) == "Nov. 29, 2026"
+
+
+def _keys(text: str) -> list[str]:
+    """Each entry's msgctxt and msgid as written, continuation lines included."""
+    keys = []
+    for block in text.split("\n\n"):
+        lines = [line for line in block.splitlines() if not line.startswith("#")]
+        key, taking = [], False
+        for line in lines:
+            if line.startswith(("msgctxt ", "msgid ")):
+                taking = True
+            elif not line.startswith('"'):
+                taking = False
+            if taking:
+                key.append(line)
+        if key:
+            keys.append("\n".join(key))
+    return keys
+
+
+@pytest.mark.parametrize("language", ["es", "pt_BR", "en"])
+def test_no_message_is_in_a_catalogue_twice(language):
+    """Catalogues merge as a union (.gitattributes): a message added twice must not ship."""
+    keys = _keys((LOCALE / language / "LC_MESSAGES" / "django.po").read_text())
+    assert len(keys) > 1000
+    assert sorted(k for k in set(keys) if keys.count(k) > 1) == []
