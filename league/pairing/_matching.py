@@ -133,7 +133,7 @@ def match_sequence(
             left = set(nodes).difference(v for pair in found for v in pair)
             found = _solve_window(nodes, allowed, cost, neighbours, unmatched=left)
             if len(found) * 2 < len(nodes):
-                return _complete(count, allowed, cost)
+                return exact_matching(count, allowed, cost)
         accepted.extend(found)
         matched = {v for pair in found for v in pair}
         pending = [v for v in nodes if v not in matched]
@@ -141,10 +141,10 @@ def match_sequence(
     return accepted
 
 
-def _complete(
+def exact_matching(
     count: int, allowed: Callable[[int, int], bool], cost: Callable[[int, int], Cost]
 ) -> list[Pair]:
-    """Exact fallback on the complete graph: fewest disallowed pairs first, then cost."""
+    """Exact matching over the complete graph: fewest disallowed pairs first, then cost."""
     costs = {
         (u, v): (0 if allowed(u, v) else 1, *cost(u, v))
         for u in range(count)

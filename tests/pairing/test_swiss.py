@@ -1,6 +1,9 @@
+import random
+from collections import Counter
 from functools import partial
 from itertools import combinations
 
+import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -167,3 +170,177 @@ def test_windowed_matching_agrees_with_the_exact_global_one(count, seed, monkeyp
 
     assert (fast.rematches, fast.bye, integrity(fast)) == (0, exact.bye, integrity(exact))
     assert exact.rematches == 0
+
+
+def stated_cost(entrants, pairs, bye, style="slide"):
+    """The criteria of league.pairing.swiss, computed afresh for one round: rematches (and a
+    second bye), the bye's distance from the bottom, the squared score-group distances, then
+    the distance from each pair's preferred opponent."""
+    rank = {e.id: i for i, e in enumerate(entrants)}
+    groups = sorted({e.score for e in entrants}, reverse=True)
+    group = {e.id: groups.index(e.score) for e in entrants}
+    members = {g: [e.id for e in entrants if group[e.id] == g] for g in range(len(groups))}
+    place = {i: members[group[i]].index(i) for i in rank}
+    violations = sum(b in entrants[rank[a]].opponents for a, b in pairs)
+    bye_cost = 0
+    if bye is not None:
+        violations += entrants[rank[bye]].had_bye and not all(e.had_bye for e in entrants)
+        bye_cost = len(entrants) - 1 - rank[bye]
+    spread = sum((group[a] - group[b]) ** 2 for a, b in pairs)
+    preference = 0
+    for a, b in pairs:
+        if group[a] != group[b]:
+            preference += abs(rank[a] - rank[b])
+        else:
+            target = max(1, len(members[group[a]]) // 2) if style == "slide" else 1
+            preference += abs(abs(place[a] - place[b]) - target)
+    return violations, bye_cost, spread, preference
+
+
+def exact_optimum(entrants):
+    """The least stated cost over every pairing, from networkx on the complete graph."""
+    count = len(entrants)
+    ids = [e.id for e in entrants] + ([None] if count % 2 else [])
+    costs = {}
+    for x, y in combinations(range(len(ids)), 2):
+        a, b = ids[x], ids[y]
+        if b is None:
+            costs[x, y] = stated_cost(entrants, [], a)
+        else:
+            costs[x, y] = stated_cost(entrants, [(a, b)], None)
+    weights = {edge: 0 for edge in costs}
+    scale = 1
+    for tier in (3, 2, 1, 0):
+        for edge, cost in costs.items():
+            weights[edge] += cost[tier] * scale
+        scale *= len(ids) * max(cost[tier] for cost in costs.values()) + 1
+    graph = nx.Graph()
+    top = max(weights.values()) + 1
+    graph.add_weighted_edges_from((x, y, top - w) for (x, y), w in weights.items())
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    pairs = [(ids[x], ids[y]) for x, y in matching if None not in (ids[x], ids[y])]
+    bye = next((ids[x] or ids[y] for x, y in matching if None in (ids[x], ids[y])), None)
+    return stated_cost(entrants, pairs, bye)
+
+
+@st.composite
+def histories(draw):
+    count = draw(st.integers(2, 64))
+    rng = draw(st.randoms(use_true_random=False))
+    scores = sorted((rng.randrange(0, 9) / 2 for _ in range(count)), reverse=True)
+    opponents = {i: set() for i in range(count)}
+    for _ in range(rng.randrange(0, count * 3)):
+        a, b = rng.sample(range(count), 2) if count > 1 else (0, 0)
+        opponents[a].add(b)
+        opponents[b].add(a)
+    byes = {i for i in range(count) if rng.random() < 0.2}
+    return field(scores, opponents, byes)
+
+
+@settings(max_examples=15, deadline=None)
+@given(histories())
+def test_each_round_reaches_the_optimum_of_its_stated_criteria(entrants):
+    result = pair_swiss(entrants)
+    assert seated(result) == list(range(len(entrants)))
+    assert stated_cost(entrants, result.pairings, result.bye) == exact_optimum(entrants)
+
+
+def test_a_large_field_meets_the_score_group_bound():
+    # 257 entrants after a round with draws: three score groups of even size once the bye
+    # holder of round 1 (who cannot have it again) and the new bye are counted.
+    rng = random.Random(4)
+    first = pair_swiss(field([0] * 257))
+    score, opponents = dict.fromkeys(range(257), 0.0), {i: set() for i in range(257)}
+    for a, b in first.pairings:
+        opponents[a].add(b)
+        opponents[b].add(a)
+        share = rng.choice((0, 0.5, 1))
+        score[a] += share
+        score[b] += 1 - share
+    score[first.bye] += 1
+    order = sorted(range(257), key=lambda i: (-score[i], i))
+    entrants = [SwissEntrant(i, score[i], frozenset(opponents[i]), i == first.bye) for i in order]
+    result = pair_swiss(entrants)
+    sizes = Counter(e.score for e in entrants if e.id != result.bye)
+    odd_boundaries = sum(
+        sum(sizes[s] for s in sorted(sizes, reverse=True)[: k + 1]) % 2
+        for k in range(len(sizes) - 1)
+    )
+    assert result.rematches == 0
+    assert stated_cost(entrants, result.pairings, result.bye)[2] == odd_boundaries
+
+
+def round_robin_length_event(count, seed):
+    """A Swiss as long as a round robin, random results; the number of rematches it forced."""
+    rng = random.Random(seed)
+    score, opponents, byes = Counter(), {i: set() for i in range(count)}, set()
+    rounds = count - 1 if count % 2 == 0 else count
+    forced = 0
+    for number in range(rounds):
+        order = sorted(range(count), key=lambda i: (-score[i], i))
+        entrants = [SwissEntrant(i, score[i], frozenset(opponents[i]), i in byes) for i in order]
+        result = pair_swiss(entrants, rounds_left=rounds - 1 - number)
+        forced += result.rematches
+        for a, b in result.pairings:
+            opponents[a].add(b)
+            opponents[b].add(a)
+            score[rng.choice((a, b))] += 1
+        if result.bye is not None:
+            byes.add(result.bye)
+            score[result.bye] += 1
+    return forced
+
+
+def test_round_robin_length_events_never_force_a_rematch():
+    rng = random.Random(20)
+    forced = [round_robin_length_event(rng.randint(6, 16), seed) for seed in range(100)]
+    assert sum(forced) == 0
+
+
+def test_the_two_triangles_of_issue_20_are_avoided():
+    # Six pairs after two rounds. By score alone round 3 is (0,5) (2,4) (1,3), the issue's
+    # example: the unplayed pairs left are two triangles, so rounds 4 and 5 need rematches.
+    opponents = {0: {3, 4}, 1: {4, 5}, 2: {3, 5}, 3: {0, 2}, 4: {0, 1}, 5: {1, 2}}
+    entrants = [
+        SwissEntrant(i, score, frozenset(opponents[i]))
+        for i, score in ((0, 2), (5, 2), (2, 1), (4, 1), (1, 0), (3, 0))
+    ]
+
+    def rounds_after(pairings):
+        left = {i: set(range(6)) - {i} - opponents[i] for i in range(6)}
+        for a, b in pairings:
+            left[a].discard(b)
+            left[b].discard(a)
+        return [m for m in matchings(list(range(6))) if all(b in left[a] for a, b in m)]
+
+    def two_more_rounds(pairings):
+        rounds = rounds_after(pairings)
+        return any(not set(m) & set(n) for m in rounds for n in rounds)
+
+    by_score = pair_swiss(entrants)
+    assert set(by_score.pairings) == {(0, 5), (2, 4), (1, 3)}
+    assert not two_more_rounds(by_score.pairings)
+    looking_ahead = pair_swiss(entrants, rounds_left=2)
+    assert looking_ahead.rematches == 0
+    assert two_more_rounds(looking_ahead.pairings)
+
+
+def test_a_windowed_round_above_a_bound_is_matched_again_in_one_window(monkeypatch):
+    # 80 entrants in two even score groups: no pair needs to float. A windowed matching that
+    # floats two pairs anyway (as the windows could) is caught and replaced.
+    entrants = field([1] * 40 + [0] * 40)
+    windows = []
+    windowed = swiss.match_sequence
+
+    def matcher(count, allowed, cost, window=48, **kwargs):
+        windows.append(window)
+        pairs = windowed(count, allowed, cost, window=window, **kwargs)
+        if window < count:  # the windowed pass: swap partners across the boundary
+            (a, b), (c, d) = [p for p in pairs if 39 in p or 40 in p][:2]
+            pairs = [p for p in pairs if p not in ((a, b), (c, d))] + [(a, c), (b, d)]
+        return pairs
+
+    monkeypatch.setattr(swiss, "match_sequence", matcher)
+    result = pair_swiss(entrants)
+    assert windows == [48, 80]
+    assert stated_cost(entrants, result.pairings, result.bye)[2] == 0

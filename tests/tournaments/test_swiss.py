@@ -196,3 +196,19 @@ def test_a_late_entry_is_paired_from_the_next_round(build_event):
     play_round(data, 1)
     drafted = swiss.pair_round(data.organiser, data.event)
     assert late.pk in {p.entry_a_id for p in drafted} | {p.entry_b_id for p in drafted}
+
+
+def test_pairing_looks_ahead_to_the_rounds_still_to_pair(build_event, monkeypatch):
+    data = build_event(SWISS, 6, rounds=5)
+    calls = []
+
+    def spy(*args, **kwargs):
+        calls.append(kwargs.get("rounds_left"))
+        return pair_swiss(*args, **kwargs)
+
+    monkeypatch.setattr(swiss, "pair_swiss", spy)
+    swiss.pair_round(data.organiser, data.event)
+    swiss.publish(data.organiser, data.event)
+    play_round(data, 1)
+    swiss.pair_round(data.organiser, data.event)
+    assert calls == [4, 3]

@@ -3,7 +3,9 @@
 A round is first a draft (`DraftPairing` rows) that only organisers see. Pairing it (again)
 keeps the pinned tables and pairs everyone else with the pure `league.pairing.pair_swiss`
 (global weighted matching: no rematch or forbidden pairing unless unavoidable, the bye to the
-lowest-ranked entrant without one, equal scores first). Publishing turns the draft into the
+lowest-ranked entrant without one, equal scores first, and never a round after which the
+event's remaining rounds cannot be paired without a rematch while another round avoids that).
+Publishing turns the draft into the
 core's `Round` and `Match` rows, table 1 at the top; the latest round can be unpaired as long
 as no result was entered in it.
 """
@@ -156,7 +158,10 @@ def pair_round(user, event: Event) -> list[DraftPairing]:
     ]
     if len(free) % 2 and any(p.entry_b_id is None for p in pinned):
         raise ServiceError("two_byes", _("Unpin the bye: only one entry can have it."))
-    paired = pair_swiss(free, forbidden_pairs(event, entries)) if free else None
+    rounds_left = tournament.rounds - number
+    paired = (
+        pair_swiss(free, forbidden_pairs(event, entries), rounds_left=rounds_left) if free else None
+    )
     rank_of = {e.pk: i for i, e in enumerate(order)}
     tables = [(p.entry_a_id, p.entry_b_id, True) for p in pinned if p.entry_b_id is not None]
     if paired is not None:
