@@ -1,87 +1,217 @@
-"""The private-table form: a preset and any overridden options."""
+"""The private-table form: every option of the engine's rule model as a field, grouped, and
+the presets and named variants (rules.md section 3) that fill them in."""
 
-import json
+from dataclasses import asdict, fields
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import PRESETS, RulesError, rules_from_spec
+from games.engine import PRESETS, VARIANTS, Rules, RulesError, rules_from_spec, rules_to_spec
+from games.engine.rules import CHOICES, MINIMUM, ONE_OF
 from games.engine.tiles import PARSE
+from games.services.tables import NEXT_HAND_SECONDS
 
-BONUSES = [
-    ("pass_points", _("Pass bonus")),
-    ("galo_points", _("Galo bonus")),
-    ("paso_corrido_bonus", _("Paso corrido bonus")),
-    ("capicua_bonus", _("Capicúa bonus")),
-    ("opening_bonus_double", _("Opening bonus (double)")),
-    ("opening_bonus_other", _("Opening bonus (other tile)")),
-    ("double_domino_bonus", _("Double domino bonus")),
-    ("five_doubles_points", _("Points per double (five doubles)")),
-    ("no_double_penalty", _("No-double penalty")),
-]
+# A live table seats four players in two pairs: the variants for two or three players are
+# offered where those are played, not here.
+NAMES = [name for name in [*PRESETS, *VARIANTS] if rules_from_spec(VARIANTS.get(name, name)).pairs]
+NAME_LABELS = {
+    "dominican": _("Dominican"),
+    "brazilian": _("Brazilian"),
+    "tournament": _("Tournament"),
+    "latin": _("Latin"),
+    "vog": _("VOG"),
+    "tournament_short": _("Tournament, short (50)"),
+    "tournament_classic": _("Tournament, classic (100)"),
+    "tournament_long": _("Tournament, long (200)"),
+    "tournament_capicua": _("Tournament with a capicúa bonus"),
+    "brazilian_100": _("Brazilian to 100"),
+    "brazilian_300": _("Brazilian to 300"),
+    "brazilian_no_pass": _("Brazilian without pass points"),
+    "brazilian_first_rule": _("Brazilian, every hand opened as the first"),
+    "vog_draw": _("VOG with a boneyard"),
+    "vog_goat": _("VOG Goat (penalty points)"),
+    "vog_international": _("VOG international"),
+}
+# Options fixed at a live table, and the groups the others are shown in.
+FIXED = ("preset", "players", "pairs")
+GROUPS = {
+    "scoring": (
+        _("Scoring"),
+        [
+            "target",
+            "scoring",
+            "domino_points",
+            "block_winner",
+            "block_points",
+            "round_to",
+            "shutout_multiplier",
+            "tiles_per_hand",
+            "boneyard",
+        ],
+    ),
+    "bonuses": (
+        _("Bonuses"),
+        [
+            "table_points",
+            "pass_points",
+            "galo_points",
+            "paso_corrido_bonus",
+            "capicua_bonus",
+            "opening_bonus_double",
+            "opening_bonus_other",
+            "double_domino_bonus",
+            "five_doubles_points",
+            "no_double_penalty",
+            "bonus_cap",
+        ],
+    ),
+    "opening": (
+        _("Opening"),
+        [
+            "first_opener",
+            "opening_tile",
+            "next_opener",
+            "after_block_opener",
+            "after_tie_opener",
+            "spinner",
+            "direction",
+        ],
+    ),
+    "time": (_("Time"), ["turn_seconds", "five_doubles_seconds", "next_hand_seconds"]),
+}
+LABELS = {
+    "target": _("Points to win"),
+    "scoring": _("Who scores a hand"),
+    "domino_points": _("A domino scores"),
+    "block_winner": _("Who wins a tranque"),
+    "block_points": _("A tranque scores"),
+    "round_to": _("Rounding of a hand's points"),
+    "shutout_multiplier": _("A shutout (lisa, pollona) counts as this many wins"),
+    "tiles_per_hand": _("Tiles dealt to each player"),
+    "boneyard": _("Draw from the boneyard"),
+    "table_points": _("Table points (multiples of five)"),
+    "pass_points": _("Pass bonus"),
+    "galo_points": _("Galo bonus"),
+    "paso_corrido_bonus": _("Paso corrido bonus"),
+    "capicua_bonus": _("Capicúa bonus"),
+    "opening_bonus_double": _("Opening bonus (double)"),
+    "opening_bonus_other": _("Opening bonus (other tile)"),
+    "double_domino_bonus": _("Double domino bonus"),
+    "five_doubles_points": _("Points per double (five doubles)"),
+    "no_double_penalty": _("No-double penalty"),
+    "bonus_cap": _("Bonuses cannot win the match"),
+    "first_opener": _("Who opens the first hand"),
+    "opening_tile": _("Opening tile"),
+    "next_opener": _("Who opens the next hands"),
+    "after_block_opener": _("Who opens after a tranque"),
+    "after_tie_opener": _("Who opens after a tied tranque"),
+    "spinner": _("A double opening is a spinner (four ends)"),
+    "direction": _("Direction of play"),
+    "turn_seconds": _("Seconds per turn"),
+    "five_doubles_seconds": _("Seconds to choose with five doubles"),
+    "next_hand_seconds": _("Seconds between hands"),
+}
+CHOICE_LABELS = {
+    "ccw": _("Counter-clockwise"),
+    "cw": _("Clockwise"),
+    "tile": _("The holder of the opening tile"),
+    "lowest_double": _("The holder of the lowest double"),
+    "highest_tile": _("The holder of the highest tile"),
+    "winner_any": _("The winner, with any tile"),
+    "winner_double": _("The winner, with a double"),
+    "first_rule": _("As in the first hand"),
+    "winner": _("The winner"),
+    "blocker": _("The player who blocked"),
+    "previous_opener": _("The previous opener"),
+    "all_hands": _("All the hands"),
+    "opponents": _("The opponents' hands"),
+    "others": _("Every hand but the winner's"),
+    "blocker_vs_next": _("The blocker or the next player, fewer pips"),
+    "lowest_side": _("The pair with fewer pips"),
+    "penalty": _("Penalty (Goat): the losers score their own pips"),
+}
+INT_LABELS = {
+    "table_points": {0: _("Off"), 5: _("On")},
+    "round_to": {1: _("None"), 5: _("Down to a multiple of 5")},
+}
 TILES = sorted({name for name in PARSE if int(name[0]) >= int(name[2])}, reverse=True)
+# The engine's refusals of a combination, by the field they concern.
+REFUSALS = {
+    "tiles_per_hand": _("Four hands of that many tiles need more than the 28 tiles."),
+    "boneyard": _("A draw game needs at least one tile left in the boneyard: deal fewer tiles."),
+}
+
+
+def _field(name: str, kind: type) -> forms.Field:
+    label = LABELS[name]
+    if kind is bool:
+        return forms.BooleanField(label=label, required=False)
+    if name == "opening_tile":
+        return forms.ChoiceField(label=label, choices=[(t, t) for t in TILES])
+    if name in CHOICES:
+        return forms.ChoiceField(
+            label=label, choices=[(c, CHOICE_LABELS[c]) for c in CHOICES[name]]
+        )
+    if name in ONE_OF:
+        return forms.TypedChoiceField(
+            label=label, coerce=int, choices=[(v, INT_LABELS[name][v]) for v in ONE_OF[name]]
+        )
+    if name == "turn_seconds":  # a live turn: long enough to think, short enough to wait for
+        return forms.IntegerField(label=label, min_value=5, max_value=600)
+    return forms.IntegerField(label=label, min_value=MINIMUM.get(name, 0))
+
+
+def option_values(name: str) -> dict:
+    """All the option values of a preset or named variant (what choosing it fills in)."""
+    values = asdict(rules_from_spec(VARIANTS.get(name, name)))
+    return {k: v for k, v in values.items() if k not in FIXED}
 
 
 class PrivateTableForm(forms.Form):
-    preset = forms.ChoiceField(label=_("Rules"), choices=[(p, p.capitalize()) for p in PRESETS])
-    target = forms.IntegerField(label=_("Points to win"), required=False, min_value=1)
-    turn_seconds = forms.IntegerField(
-        label=_("Seconds per turn"), required=False, min_value=5, max_value=600
-    )
-    opening_tile = forms.ChoiceField(
-        label=_("Opening tile"),
-        required=False,
-        choices=[("", _("As the rules say"))] + [(t, t) for t in TILES],
-    )
-    table_points = forms.TypedChoiceField(
-        label=_("Table points (multiples of five)"),
-        required=False,
-        coerce=int,
-        empty_value=None,
-        choices=[("", _("As the rules say")), (0, _("Off")), (5, _("On"))],
-    )
-    bonus_cap = forms.TypedChoiceField(
-        label=_("Bonuses cannot win the match"),
-        required=False,
-        empty_value=None,
-        coerce=lambda v: v == "1",
-        choices=[("", _("As the rules say")), ("1", _("Yes")), ("0", _("No"))],
-    )
-    other = forms.CharField(
-        label=_("Other options (JSON)"),
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 2}),
-        help_text=_('For example {"spinner": true}'),
+    preset = forms.ChoiceField(
+        label=_("Rules"),
+        choices=[(name, NAME_LABELS.get(name, name)) for name in NAMES],
+        help_text=_("Choosing rules fills in every option below; change any of them."),
     )
 
     def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("initial", {"preset": NAMES[0], **option_values(NAMES[0])})
         super().__init__(*args, **kwargs)
-        for name, label in BONUSES:
-            self.fields[name] = forms.IntegerField(label=label, required=False, min_value=0)
+        for option in fields(Rules):
+            if option.name not in FIXED:
+                self.fields[option.name] = _field(option.name, option.type)
+        self.fields["next_hand_seconds"] = forms.IntegerField(
+            label=LABELS["next_hand_seconds"],
+            min_value=10,
+            max_value=600,
+            initial=NEXT_HAND_SECONDS,
+        )
+
+    def groups(self) -> list[dict]:
+        """The option fields in their groups, for the template; a group with an error opens."""
+        out = []
+        for key, (title, names) in GROUPS.items():
+            bound = [self[n] for n in names]
+            opened = key == "scoring" or any(b.errors for b in bound)
+            out.append({"key": key, "title": title, "fields": bound, "open": opened})
+        return out
+
+    def values_json(self) -> dict:
+        """Each offered rule set's option values, for the page's script to fill them in."""
+        return {name: option_values(name) for name in NAMES}
 
     def clean(self) -> dict:
         data = super().clean()
-        spec: dict = {"preset": data.get("preset")}
-        for name, value in data.items():
-            if name not in ("preset", "other") and value not in (None, ""):
-                spec[name] = value
-        if spec.get("opening_tile"):
-            spec["first_opener"] = "tile"
-        if data.get("other"):
-            try:
-                other = json.loads(data["other"])
-            except ValueError:
-                other = None
-            if not isinstance(other, dict):
-                raise forms.ValidationError(_("The other options must be a JSON object."))
-            spec.update({k: v for k, v in other.items() if k != "preset"})
+        if self.errors:
+            return data
+        options = {o.name: data[o.name] for o in fields(Rules) if o.name not in FIXED}
+        name = data["preset"]
         try:
-            rules = rules_from_spec(spec)
-        except (RulesError, TypeError) as error:
-            raise forms.ValidationError(
-                _("Those rules are not valid: %(error)s"), params={"error": error}
-            ) from error
-        if rules.players != 4 or not rules.pairs:
-            raise forms.ValidationError(_("Live tables seat four players in two pairs."))
-        data["spec"] = spec
+            rules = rules_from_spec(VARIANTS.get(name, name)).with_options(**options)
+        except RulesError as error:
+            # The engine's combination checks: too many tiles, or none left to draw.
+            field = "boneyard" if "boneyard" in str(error) else "tiles_per_hand"
+            self.add_error(field, REFUSALS[field])
+            return data
+        data["spec"] = rules_to_spec(rules)
         return data

@@ -151,6 +151,8 @@ class Table(models.Model):
     ready = models.JSONField(default=list)  # seats that pressed "next" between hands
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     forfeit_side = models.PositiveSmallIntegerField(null=True, blank=True)
+    # How long the pause between hands waits for seats that did not press "next".
+    next_hand_seconds = models.PositiveSmallIntegerField(default=30)
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
 

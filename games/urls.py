@@ -8,6 +8,7 @@ urlpatterns = [
     path("play/t/<str:code>/", views.table, name="table"),
     path("play/hands/<int:pk>/", views.hand, name="hand"),
     path("play/hands/<int:pk>/analysis/", views.hand_analysis, name="hand_analysis"),
+    path("play/t/<str:code>/again/", views.play_again, name="play_again"),
     path("play/queue/", views.queue, name="queue"),
     path("play/queue/join/", views.join_queue, name="join_queue"),
     path("play/queue/status/", views.queue_status, name="queue_status"),

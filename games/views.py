@@ -3,75 +3,160 @@
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from .analysis import analysis_answer, analysis_strings
 from .disputes.review import catalogue, explain
 from .forms import PrivateTableForm
 from .models import Hand, QueueEntry, Table
-from .services import matchmaking, reviews, tables
+from .services import matchmaking, rematch, reviews, tables
 from .services.errors import TableError
 
 
-def table_strings() -> dict[str, str]:
+def plural_forms(singular: str, plural: str) -> dict[str, str]:
+    """A counted string's forms for 0, 1 and more, in the current language (the page's
+    `plural` picks one: the three languages have two forms, `pt-BR` counting 0 as one)."""
+    return {
+        n: ngettext(singular, plural, count) for n, count in (("zero", 0), ("one", 1), ("other", 2))
+    }
+
+
+def table_strings() -> dict:
     """The table page's JavaScript strings, translated (rendered as a JSON catalogue)."""
     return {
         "your_turn": _("Your turn"),
         "waiting_for": _("Waiting for %(name)s"),
+        "waiting_seats": _("Waiting for players to sit down."),
         "seat": _("Seat %(n)s"),
         "empty": _("Empty seat"),
+        "you": _("you"),
+        "partner": _("partner"),
         "bot": _("Bot"),
+        "bot_plays": _("a bot plays"),
+        "passed_tag": _("passed"),
         "sit": _("Sit here"),
         "add_bot": _("Add a bot"),
-        "tiles": _("%(n)s tiles"),
+        "tiles": plural_forms("%(n)s tile", "%(n)s tiles"),
+        "tile_label": _("Tile %(tile)s"),
+        "tile_playable": _("Tile %(tile)s, playable"),
         "pass": _("Pass"),
         "draw": _("Draw"),
-        "passed": _("%(name)s passed"),
-        "drew": _("%(name)s drew"),
-        "played": _("%(name)s played %(tile)s"),
-        "auto": _("(timer)"),
+        "cancel": _("Cancel"),
         "keep_points": _("Keep the points"),
         "redeal": _("Redeal"),
         "five_doubles": _("You hold five doubles: keep the points or ask for a redeal?"),
+        "five_doubles_yours": _("Five doubles: choose."),
         "next": _("Next hand"),
         "ready": _("Ready"),
+        "ready_count": _("Ready: %(n)s of 4."),
+        "next_in": plural_forms(
+            "The next hand starts in %(n)s second.", "The next hand starts in %(n)s seconds."
+        ),
+        "this_hand": _("This hand"),
         "us": _("Us"),
         "them": _("Them"),
         "side": _("Pair %(n)s"),
         "hand_n": _("Hand %(n)s"),
-        "boneyard": _("Boneyard: %(n)s"),
+        "boneyard": plural_forms("Boneyard: %(n)s tile", "Boneyard: %(n)s tiles"),
         "count": _("Count: %(n)s"),
+        "direction": {
+            "ccw": _("Play goes counter-clockwise"),
+            "cw": _("Play goes clockwise"),
+        },
         "ended_domino": _("%(name)s dominoed."),
-        "ended_block": _("The game is blocked."),
-        "ended_redeal": _("Redeal: nobody scores."),
-        "tie": _("A tie: nobody scores."),
-        "points_for": _("%(side)s scores %(points)s"),
-        "match_won": _("%(side)s wins the match!"),
-        "forfeit": _("%(side)s forfeits the match."),
+        "ended_redeal": _("Redeal: nobody scores, the tiles are dealt again."),
+        "block_won_seat": _("Tranque: %(name)s wins it."),
+        "block_won_side": _("Tranque: the hand goes to %(side)s."),
+        "tie": _("Tranque tied: nobody scores."),
+        "why_blocker_vs_next": _(
+            "%(blocker)s blocked with %(bpips)s pips; %(next)s, next to play, held %(npips)s."
+            " Fewer pips win, and a tie goes to the blocker."
+        ),
+        "why_lowest_side": _("Pips left: %(us)s %(a)s, %(them)s %(b)s. The pair with fewer wins."),
+        "why_tie": _("Equal: nobody scores."),
+        "rule_domino": {
+            "all_hands": _("the pips left in every other hand, partner's included"),
+            "opponents": _("the pips left in the opponents' hands"),
+        },
+        "rule_block": {
+            "others": _("the pips in every hand but the winner's own"),
+            "all_hands": _("the pips in all four hands"),
+            "opponents": _("the pips in the losing pair's hands"),
+        },
+        "rule_penalty": _("each losing side's own pips, which that side scores"),
+        "counted": _("Counted: %(rule)s."),
+        "rounded": _("Rounded down to a multiple of %(n)s."),
+        "capped": _("Capped: bonuses cannot reach the target."),
+        "nobody_scores": _("Nobody scores."),
+        "player": _("Player"),
+        "tiles_left": _("Tiles left"),
+        "pips": _("Pips"),
+        "left_in_hands": _("The tiles left in each hand"),
+        "no_tiles": _("none"),
+        "shutout": _("Shutout"),
+        "shutout_names": {
+            "dominican": _("Lisa"),
+            "tournament": _("Pollona"),
+            "latin": _("Pollona"),
+        },
+        "shutout_text": _("%(name)s! %(side)s won with the other side at zero hand points."),
+        "match_won": {
+            "us": _("We win the match!"),
+            "them": _("They win the match."),
+            "side": _("%(side)s wins the match."),
+        },
+        "forfeit": _("Forfeit: %(side)s lost the match by absence."),
+        "abandoned": _("The table was abandoned."),
+        "finished": _("This table has finished."),
+        "finish_why": {
+            "target": _("A pair reached the target."),
+            "forfeit": _("A player was absent for a whole hand at a competition table."),
+            "abandoned": _("Every seat was left to a bot."),
+        },
+        "final_score": _("Final score:"),
+        "hand": _("Hand"),
+        "ended_kinds": {"domino": _("domino"), "block": _("tranque"), "redeal": _("redeal")},
+        "play_again": _("Play again"),
+        "to_lobby": _("Back to the lobby"),
         "spectating": _("You are watching."),
         "bot_for_you": _("A bot is playing your seat since you were away for a whole hand."),
         "take_back": _("Take my seat back"),
         "reconnecting": _("Reconnecting…"),
-        "choose_place": _("Where?"),
-        "left": _("Left"),
-        "right": _("Right"),
-        "up": _("Up"),
-        "down": _("Down"),
+        "choose_place": _("Where? Tap a lit end, or:"),
+        "ends": {"left": _("Left"), "right": _("Right"), "up": _("Up"), "down": _("Down")},
         "kinds": {
-            "hand": _("hand points"),
+            "hand_domino": _("domino: pips left"),
+            "hand_block": _("tranque: pips left"),
             "table": _("table points"),
             "pass": _("pass"),
             "galo": _("galo"),
             "paso_corrido": _("paso corrido"),
             "capicua": _("capicúa"),
-            "opening_bonus": _("opening bonus"),
-            "double_domino": _("double domino"),
-            "no_double_penalty": _("no-double penalty"),
+            "opening_bonus": _("salida"),
+            "double_domino": _("domino with a double"),
+            "no_double_penalty": _("no double to open"),
             "five_doubles": _("five doubles"),
+        },
+        "log": {
+            "passed": _("%(name)s passed"),
+            "drew": _("%(name)s drew"),
+            "opened": _("%(name)s opened with %(tile)s"),
+            "played": _("%(name)s played %(tile)s"),
+            "played_left": _("%(name)s played %(tile)s on the left"),
+            "played_right": _("%(name)s played %(tile)s on the right"),
+            "played_up": _("%(name)s played %(tile)s at the top"),
+            "played_down": _("%(name)s played %(tile)s at the bottom"),
+            "kept_points": _("%(name)s kept the points for five doubles"),
+            "asked_redeal": _("%(name)s asked for a redeal"),
+            "redealt": _("Redeal: new tiles were dealt."),
+            "scored": _("%(side)s: +%(points)s %(rule)s"),
+            "auto": _("(timer)"),
         },
     }
 
@@ -80,7 +165,12 @@ def lobby_context(request: HttpRequest, form: PrivateTableForm | None = None) ->
     """The lobby's context: the private-table form, the matchmaking kinds, the user's tables."""
     mine = []
     if request.user.is_authenticated:
-        mine = Table.objects.filter(seats__user=request.user).exclude(status=Table.Status.FINISHED)
+        mine = (
+            Table.objects.filter(seats__user=request.user)
+            .exclude(status=Table.Status.FINISHED)
+            .annotate(mine_bot=F("seats__bot"))
+            .order_by("-created")
+        )
     form = form if form is not None else PrivateTableForm()
     return {"form": form, "tables": mine, "kinds": QueueEntry.Kind.choices}
 
@@ -95,7 +185,11 @@ def new_table(request: HttpRequest) -> HttpResponse:
     form = PrivateTableForm(request.POST)
     if not form.is_valid():
         return render(request, "games/lobby.html", lobby_context(request, form))
-    table = tables.create_table(host=request.user, rules=form.cleaned_data["spec"])
+    table = tables.create_table(
+        host=request.user,
+        rules=form.cleaned_data["spec"],
+        next_hand_seconds=form.cleaned_data["next_hand_seconds"],
+    )
     return redirect("table", code=table.code)
 
 
@@ -106,12 +200,30 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
         "socket": f"/ws/tables/{table.pk}/",
         "user": request.user.pk if request.user.is_authenticated else None,
         "invite": request.build_absolute_uri(reverse("table", args=[table.code])),
+        "lobby": reverse("play"),
+        "again": None if table.fixture_id else reverse("play_again", args=[table.code]),
     }
     return render(
         request,
         "games/table.html",
         {"table": table, "config": config, "strings": table_strings()},
     )
+
+
+@login_required
+@require_POST
+def play_again(request: HttpRequest, code: str) -> HttpResponse:
+    """A finished table's player plays again: a new private table under the same rules, or
+    the same matchmaking queue."""
+    table = get_object_or_404(Table, code=code)
+    try:
+        found = rematch.play_again(table, request.user)
+    except TableError as error:
+        messages.error(request, error.message)
+        return redirect("table", code=table.code)
+    if found is not None:
+        return redirect("table", code=found.code)
+    return redirect("queue")
 
 
 @login_required

@@ -26,6 +26,11 @@ _MINIMUM = {
     "turn_seconds": 1,
 }
 
+# The values an option may take, for the forms that offer them.
+CHOICES = _CHOICES
+ONE_OF = _ONE_OF
+MINIMUM = _MINIMUM
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:

@@ -22,6 +22,7 @@ MESSAGES = {
     "not_replaced": _("Your seat is not played by a bot."),
     "partner_playing": _("Your partner is playing at another table."),
     "bad_level": _("There is no such bot level."),
+    "not_finished": _("This table has not finished yet."),
 }
 
 

@@ -19,7 +19,15 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import AbstractBaseUser
 
-from games.engine import HandState, rules_from_spec, rules_to_spec, state_from_dict, view
+from games.engine import (
+    ENDED,
+    HandState,
+    rules_from_spec,
+    rules_to_spec,
+    state_from_dict,
+    view,
+)
+from games.engine.tiles import pips_of
 from games.models import Action, Seat, Table
 
 
@@ -35,6 +43,7 @@ def hand_state(table: Table) -> HandState | None:
 def table_facts(table: Table) -> dict:
     """The public facts of a table (no tiles)."""
     match = table.match or {}
+    rules = rules_from_spec(table.rules)
     return {
         "id": table.pk,
         "code": table.code,
@@ -44,12 +53,73 @@ def table_facts(table: Table) -> dict:
         "deadline": None if table.deadline is None else table.deadline.timestamp(),
         "ready": list(table.ready),
         "scores": match.get("scores", [0, 0]),
-        "target": rules_from_spec(table.rules).target,
+        "target": rules.target,
+        "direction": rules.direction,
+        "turn_seconds": rules.turn_seconds,
         "over": match.get("over", False),
         "winner": match.get("winner"),
+        "shutout": match.get("shutout", False),
+        "history": match.get("history", []),
         "forfeit_side": table.forfeit_side,
+        "finish": finish_reason(table),
         "host": table.host_id,
     }
+
+
+def finish_reason(table: Table) -> str | None:
+    """Why a finished table finished: a forfeit, the target reached, or every seat a bot."""
+    if table.status != Table.Status.FINISHED:
+        return None
+    if table.forfeit_side is not None:
+        return "forfeit"
+    return "target" if (table.match or {}).get("over") else "abandoned"
+
+
+def passed(state: HandState) -> list[int]:
+    """The seats whose last action in this hand was a pass (a draw keeps the turn)."""
+    n, seat, last = len(state.hands), state.setup.opener, {}
+    for action in state.actions:
+        last[seat] = action
+        if not action.startswith("draw"):
+            seat = (seat + 1) % n
+    return sorted(s for s, action in last.items() if action.startswith("pass"))
+
+
+def reckoning(state: HandState) -> dict | None:
+    """How an ended hand was counted: each seat's and side's pips and the rules that used
+    them. The points themselves are the engine's (the hand's `events` and `points`)."""
+    if state.status not in ENDED:
+        return None
+    setup, rules = state.setup, state.setup.rules
+    pips = [pips_of(hand) for hand in state.hands]
+    sides = [0] * rules.sides
+    for seat, count in enumerate(pips):
+        sides[setup.side[seat]] += count
+    blocker = state.result.blocker
+    compared = None
+    if state.status == "block" and rules.block_winner == "blocker_vs_next":
+        compared = [blocker, (blocker + 1) % len(pips)]
+    return {
+        "pips": pips,
+        "side_pips": sides,
+        "compared": compared,
+        "domino_points": rules.domino_points,
+        "block_winner": rules.block_winner,
+        "block_points": rules.block_points,
+        "round_to": rules.round_to,
+        "scoring": rules.scoring,
+        "bonus_cap": rules.bonus_cap,
+    }
+
+
+def hand_message(state: HandState, seat: int | None) -> dict:
+    """The hand as `seat` sees it (the engine's view), with the seats that passed and, once
+    it has ended, its reckoning."""
+    hand = view(state, seat)
+    hand["passed"] = passed(state)
+    if (counted := reckoning(state)) is not None:
+        hand["reckoning"] = counted
+    return hand
 
 
 def seat_facts(seats: list[Seat]) -> list[dict]:
@@ -179,7 +249,7 @@ def viewer_message(
         "version": snap.version,
         "table": snap.facts | {"seats": snap.seats, "rules": snap.rules},
         "seat": snap.seat,
-        "hand": None if snap.state is None else view(snap.state, snap.seat),
+        "hand": None if snap.state is None else hand_message(snap.state, snap.seat),
         "now": time.time(),  # lets the client correct its clock for the turn timer
     }
     if last is not None:

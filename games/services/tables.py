@@ -185,6 +185,8 @@ def _play(
     else:
         table.deadline = _deadline(new)
     _commit(table, _HAND_FIELDS, {"kind": "action", "seat": seat, "action": action})
+    if new.status == "redeal" and table.status == Table.Status.BETWEEN:
+        return _start_hand(table)  # a five-doubles redeal reshuffles at once
     return new
 
 
@@ -205,7 +207,9 @@ def _end_hand(table: Table, state: HandState) -> None:
         table=table, number=table.hand_number, record=record, ruling=adjudicate(record)
     )
     match = finish_hand(match_of(table), state)
-    table.match = _match_dict(match)
+    history = (table.match or {}).get("history", [])
+    entry = {"hand": table.hand_number, "ended": state.status, "points": list(state.points)}
+    table.match = _match_dict(match) | {"history": [*history, entry]}
     table.deadline = None
     absent = _absent_seats(table, state)
     if absent and not table.casual:
@@ -221,7 +225,7 @@ def _end_hand(table: Table, state: HandState) -> None:
         return
     table.status = Table.Status.BETWEEN
     table.ready = sorted(bots)
-    table.deadline = timezone.now() + timedelta(seconds=NEXT_HAND_SECONDS)
+    table.deadline = timezone.now() + timedelta(seconds=table.next_hand_seconds)
 
 
 def _absent_seats(table: Table, state: HandState) -> list[int]:
@@ -251,6 +255,7 @@ def create_table(
     kind: str = Table.Kind.PRIVATE,
     absence: str = Table.Absence.BOT,
     fixture=None,
+    next_hand_seconds: int = NEXT_HAND_SECONDS,
 ) -> Table:
     """A new table with four empty seats; `rules` is a preset name or preset + overrides."""
     spec = {"preset": rules} if isinstance(rules, str) else dict(rules)
@@ -262,7 +267,12 @@ def create_table(
         raise TableError("bad_rules")
     with transaction.atomic():
         table = Table.objects.create(
-            host=host, rules=spec, kind=kind, absence=absence, fixture=fixture
+            host=host,
+            rules=spec,
+            kind=kind,
+            absence=absence,
+            fixture=fixture,
+            next_hand_seconds=next_hand_seconds,
         )
         Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(SEATS))
     return table

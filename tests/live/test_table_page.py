@@ -49,7 +49,7 @@ def take_turn(page) -> bool:
     """Play the first playable tile (and its first place) or pass, then wait for the
     table to move on; False if it is not this page's turn."""
     version = page.get_attribute("#table-app", "data-version")
-    tiles = page.locator("#my-hand .domino.playable")
+    tiles = page.locator("#my-hand .tile.playable")
     if tiles.count():
         click(tiles.first)
         places = page.locator("#controls button[data-action*='@']")
