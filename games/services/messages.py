@@ -27,6 +27,7 @@ from games.engine import (
     state_from_dict,
     view,
 )
+from games.engine.state import BLOCK
 from games.engine.tiles import pips_of
 from games.models import Action, Seat, Table
 
@@ -97,7 +98,7 @@ def reckoning(state: HandState) -> dict | None:
         sides[setup.side[seat]] += count
     blocker = state.result.blocker
     compared = None
-    if state.status == "block" and rules.block_winner == "blocker_vs_next":
+    if state.status == BLOCK and rules.block_winner == "blocker_vs_next":
         compared = [blocker, (blocker + 1) % len(pips)]
     return {
         "pips": pips,

@@ -33,6 +33,7 @@ from games.engine import (
     start_hand,
     to_record,
 )
+from games.engine.state import REDEAL
 from games.models import Action, BotLevel, Hand, Seat, Table
 from league.accounts import player_for
 
@@ -185,7 +186,7 @@ def _play(
     else:
         table.deadline = _deadline(new)
     _commit(table, _HAND_FIELDS, {"kind": "action", "seat": seat, "action": action})
-    if new.status == "redeal" and table.status == Table.Status.BETWEEN:
+    if new.status == REDEAL and table.status == Table.Status.BETWEEN:
         return _start_hand(table)  # a five-doubles redeal reshuffles at once
     return new
 

@@ -21,7 +21,6 @@
     pass: "M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm0 2a8 8 0 0 1 6.3 12.9L7.1 5.7A8 8 0 0 1 12 4zM5.7 7.1l11.2 11.2A8 8 0 0 1 5.7 7.1z",
     check: "M9 16.2 4.8 12l-1.4 1.4L9 19 21 7l-1.4-1.4z",
     partner: "M16 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6zm-8 0a3 3 0 1 0 0-6 3 3 0 0 0 0 6zm0 2c-2.7 0-8 1.3-8 4v3h16v-3c0-2.7-5.3-4-8-4zm8 0c-.3 0-.7 0-1.1.1 1.3.9 2.1 2.2 2.1 3.9v3h7v-3c0-2.7-5.3-4-8-4z",
-    offline: "M2 4.3 3.3 3 21 20.7 19.7 22l-3.4-3.4A9.9 9.9 0 0 1 12 20l-9.5-9.5c1.1-1.1 2.4-2 3.8-2.6L2 4.3zM12 4c4.1 0 7.8 1.7 10.5 4.5L19 12c-1.3-1.3-2.9-2.2-4.6-2.7L9.2 4.2C10.1 4.1 11 4 12 4z",
     ccw: "M12 4a8 8 0 1 1-7.7 10h2.1A6 6 0 1 0 12 6v3L7.5 5 12 1z",
     cw: "M12 4a8 8 0 1 0 7.7 10h-2.1A6 6 0 1 1 12 6v3l4.5-4L12 1z",
     tile: "M8 2h8a2 2 0 0 1 2 2v16a2 2 0 0 1-2 2H8a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2zm0 2v7.3h8V4zm0 8.7V20h8v-7.3zM12 6.2a1.3 1.3 0 1 1 0 2.6 1.3 1.3 0 0 1 0-2.6zm-1.8 8a1.2 1.2 0 1 1 0 2.4 1.2 1.2 0 0 1 0-2.4zm3.6 0a1.2 1.2 0 1 1 0 2.4 1.2 1.2 0 0 1 0-2.4z",
@@ -311,7 +310,6 @@
       if (number === view.seat) tags.appendChild(el("span", { class: "tag you", text: T.you }));
       if (partner) tags.appendChild(el("span", { class: "tag partner" }, [icon("partner"), T.partner]));
       if (seat.bot) tags.appendChild(el("span", { class: "tag bot" }, [icon("bot"), seat.name ? T.bot_plays : T.bot]));
-      if (seat.online === false && !seat.bot) tags.appendChild(el("span", { class: "tag offline" }, [icon("offline"), T.offline]));
       if (hand && seat.taken && !ENDED.includes(hand.status)) {
         tags.appendChild(el("span", { class: "tag count" }, [icon("tile"), plural(T.tiles, hand.tile_counts[number])]));
       }

@@ -74,6 +74,7 @@ def test_private_table_from_the_lobby_fills_from_its_invite_link(chromium, asgi_
     page.goto(f"{asgi_server}/play/")
     page.select_option("#id_preset", "tournament")
     page.fill("#id_target", "150")
+    page.click("details[data-group=time] summary")  # the time options are folded away
     page.fill("#id_turn_seconds", "45")
     page.click("#new-table button[type=submit]")
     page.wait_for_url(TABLE_URL)

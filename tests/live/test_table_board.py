@@ -24,6 +24,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 SHOTS = BASE_DIR / "test-results" / "table"
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 768}}
+NARROW = {"narrow": {"width": 320, "height": 640}}
 PRESETS = ["dominican", "brazilian", "tournament", "latin", "vog"]
 
 # Every tile of the line inside the board's box (a pixel of rounding allowed).
@@ -60,7 +61,7 @@ def table_with_bots(user, rules) -> Table:
 
 
 def open_table(chromium, base: str, table: Table, user, size: str):
-    context = chromium.new_context(locale="es-ES", viewport=SIZES[size])
+    context = chromium.new_context(locale="es-ES", viewport={**SIZES, **NARROW}[size])
     if user is not None:
         with connection.execute_wrapper(no_query):
             value = in_thread(session_cookie, user).split("=", 1)[1]
@@ -77,17 +78,29 @@ def assert_line_fits(page) -> None:
     assert page.evaluate(OVERLAPS) == 0
 
 
-def my_turn(page, by_board: bool) -> bool:
-    """Play a tile (on a lit end of the board, or by the fallback buttons) or pass."""
+def my_turn(page, how: str) -> bool:
+    """Play a tile or pass; a tile that fits several ends goes on a lit end of the board
+    (`how` = "board"), by the fallback buttons ("buttons"), or all by keyboard ("keys":
+    arrows to a tile, Enter, Enter again on the lit end that has the focus)."""
     version = page.get_attribute("#table-app", "data-version")
     tiles = page.locator("#my-hand .tile.playable")
     if tiles.count():
-        click(tiles.first)
+        if how == "keys":
+            page.focus("#my-hand .tile.playable[tabindex='0']")
+            page.keyboard.press("ArrowRight")
+            page.keyboard.press("ArrowLeft")
+            page.keyboard.press("Enter")
+        else:
+            click(tiles.first)
         places = page.locator("#controls button[data-action*='@']")
         if places.count():
             lit = page.locator("#board .end-target.lit")
             assert lit.count() == places.count() >= 2  # every end the tile fits lights up
-            click(lit.first if by_board else places.first)
+            if how == "keys":
+                assert page.evaluate("document.activeElement.classList.contains('lit')")
+                page.keyboard.press("Enter")
+            else:
+                click(lit.first if how == "board" else places.first)
     else:
         buttons = page.locator("#controls button[data-action]")
         if not buttons.count():
@@ -111,7 +124,7 @@ def test_a_hand_against_bots(chromium, asgi_server, preset, size):
         if page.locator("#result h2").count():
             break
         assert_line_fits(page)
-        if my_turn(page, by_board=plays % 2 == 0):
+        if my_turn(page, ("board", "keys", "buttons")[plays % 3]):
             plays += 1
             if plays == 3:
                 page.screenshot(path=SHOTS / f"{preset}-{size}-middle.png", full_page=True)
@@ -142,6 +155,18 @@ def test_take_a_seat_back_from_a_bot(chromium, asgi_server):
     page.wait_for_selector("#take-back", state="detached")
     assert "bot" not in page.locator(".seat[data-pos=bottom]").get_attribute("class")
     assert not in_thread(lambda: Seat.objects.get(table=table, number=0).bot)
+    # A table whose every seat was left to bots says so, with the score and a way on.
+    in_thread(lambda: Seat.objects.filter(table=table).update(bot=True))
+    in_thread(
+        lambda: Table.objects.filter(pk=table.pk).update(
+            status=Table.Status.FINISHED, version=table.version + 5
+        )
+    )
+    page.reload()
+    page.wait_for_selector("#result .match-end")
+    assert "abandon" in page.locator("#result .match-end h2").inner_text()
+    assert page.locator("#result .match-end .final").inner_text().count("0") >= 2
+    assert page.locator("#to-lobby").get_attribute("href") == "/play/"
     page.context.close()
 
 
@@ -163,7 +188,7 @@ def spinner_state():
     return state
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", [*SIZES, *NARROW])
 def test_the_brazilian_spinner_has_four_arms(chromium, asgi_server, size):
     users = in_thread(make_players, 1)
     table = in_thread(table_with_bots, users[0], {"preset": "brazilian", "turn_seconds": 60})
