@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_client_ids_on_actions'),
+        ("games", "0003_seat_changes_through_empty"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='table',
-            name='next_hand_seconds',
+            model_name="table",
+            name="next_hand_seconds",
             field=models.PositiveSmallIntegerField(default=30),
         ),
     ]
