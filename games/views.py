@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from .analysis import analysis_answer, analysis_strings
 from .disputes.review import catalogue, explain
 from .forms import PrivateTableForm
-from .models import Hand, QueueEntry, Table
+from .models import BotLevel, Hand, QueueEntry, Table
 from .services import matchmaking, rematch, reviews, tables
 from .services.errors import TableError
 
@@ -42,6 +42,8 @@ def table_strings() -> dict:
         "passed_tag": _("passed"),
         "sit": _("Sit here"),
         "add_bot": _("Add a bot"),
+        "bot_level": _("Bot level"),
+        "levels": {level: str(label) for level, label in BotLevel.choices},
         "tiles": plural_forms("%(n)s tile", "%(n)s tiles"),
         "tile_label": _("Tile %(tile)s"),
         "tile_playable": _("Tile %(tile)s, playable"),

@@ -48,5 +48,5 @@ def play_again(table: Table, user: AbstractBaseUser) -> Table | None:
     if new.host_id == user.pk:
         for seat in seats:
             if seat.user_id is None and seat.bot:
-                tables.add_bot(new.pk, user, seat.number)
+                tables.add_bot(new.pk, user, seat.number, seat.bot_level)
     return new

@@ -309,7 +309,10 @@
       const tags = el("div", { class: "tags" });
       if (number === view.seat) tags.appendChild(el("span", { class: "tag you", text: T.you }));
       if (partner) tags.appendChild(el("span", { class: "tag partner" }, [icon("partner"), T.partner]));
-      if (seat.bot) tags.appendChild(el("span", { class: "tag bot" }, [icon("bot"), seat.name ? T.bot_plays : T.bot]));
+      if (seat.bot) {
+        const level = T.levels[seat.level] ? " · " + T.levels[seat.level] : "";
+        tags.appendChild(el("span", { class: "tag bot" }, [icon("bot"), (seat.name ? T.bot_plays : T.bot) + level]));
+      }
       if (hand && seat.taken && !ENDED.includes(hand.status)) {
         tags.appendChild(el("span", { class: "tag count" }, [icon("tile"), plural(T.tiles, hand.tile_counts[number])]));
       }
@@ -329,8 +332,12 @@
         box.appendChild(el("button", { class: "button small", type: "button", "data-sit": number, text: T.sit,
           onclick: () => send({ type: "sit", seat: number }) }));
         if (t.host === config.user && t.kind !== "fixture") {
+          const level = el("select", { class: "bot-level", "data-level": number, "aria-label": T.bot_level },
+            Object.entries(T.levels).map(([value, label]) => el("option", { value, text: label })));
+          level.value = "medium";
+          box.appendChild(level);
           box.appendChild(el("button", { class: "button small", type: "button", "data-bot": number, text: T.add_bot,
-            onclick: () => send({ type: "bot", seat: number }) }));
+            onclick: () => send({ type: "bot", seat: number, level: level.value }) }));
         }
       }
       box.setAttribute("aria-label", seat.taken ? seatName(number) : T.empty);

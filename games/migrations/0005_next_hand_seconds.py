@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0003_seat_changes_through_empty"),
+        ("games", "0004_bot_levels"),
     ]
 
     operations = [
