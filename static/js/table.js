@@ -190,14 +190,21 @@
     return b;
   }
 
-  // The largest tiles with which the whole line and its open ends fit the board.
+  // Whether two pieces of the layout cover the same ground (an arm turned into another
+  // where the board was too small for it at that scale).
+  function overlapping(items) {
+    return items.some((p, i) => items.slice(i + 1).some((q) =>
+      Math.min(p.x1, q.x1) - Math.max(p.x0, q.x0) > 0.01 && Math.min(p.y1, q.y1) - Math.max(p.y0, q.y0) > 0.01));
+  }
+
+  // The largest tiles with which the whole line and its open ends fit the board, apart.
   function fitLine(hand, widthPx, heightPx) {
     let best = null;
     for (let unit = MAX_UNIT; unit >= MIN_UNIT; unit -= 1) {
       const items = placeLine(hand, widthPx / unit, heightPx / unit);
       const b = bounds(items);
       best = { unit, items, b };
-      if ((b.x1 - b.x0) * unit <= widthPx && (b.y1 - b.y0) * unit <= heightPx) break;
+      if ((b.x1 - b.x0) * unit <= widthPx && (b.y1 - b.y0) * unit <= heightPx && !overlapping(items)) break;
     }
     return best;
   }
