@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0004_bot_levels"),
+        ("games", "0005_hand_reviews"),
     ]
 
     operations = [
