@@ -3,6 +3,7 @@
 from typing import Any
 
 from django import forms
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from .models import (
@@ -12,57 +13,147 @@ from .models import (
     Event,
     Membership,
     Organisation,
-    Player,
     Season,
 )
+from .services.entries import Pick
 from .services.events import DEFAULT_TIEBREAKS, EDITABLE
+from .tournaments.services.common import FORMAT_TIEBREAKS
 
-TIEBREAK_SLOTS = len(Event.Tiebreak.choices)
 LOCAL_DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+F = Event.Format
+# The settings only some formats use; every format uses the others.
+FORMAT_FIELDS = {
+    F.LEAGUE: ("entry_kind", "boards", "legs", "absence", "forfeit_games", "forfeit_points"),
+    F.SWISS: ("absence", "forfeit_games", "forfeit_points"),
+    F.SINGLE_ELIMINATION: ("absence", "forfeit_games", "forfeit_points"),
+    F.DOUBLE_ELIMINATION: ("absence", "forfeit_games", "forfeit_points"),
+    F.GROUPS_PLAYOFF: ("absence", "forfeit_games", "forfeit_points"),
+    F.INDIVIDUAL: (),
+}
+FORMAT_ONLY = {name for names in FORMAT_FIELDS.values() for name in names}
+FORMAT_HELP = {
+    F.LEAGUE: _("Everyone plays everyone, over one or two legs; pairs or club teams."),
+    F.SWISS: _("A set number of rounds; each round pairs entries with the same score."),
+    F.SINGLE_ELIMINATION: _("A knockout bracket: one loss and the pair is out."),
+    F.DOUBLE_ELIMINATION: _("A knockout bracket where a pair is out after two losses."),
+    F.GROUPS_PLAYOFF: _("Round-robin groups, then a knockout playoff of the best."),
+    F.INDIVIDUAL: _("Each player enters alone; partners rotate every round."),
+}
+# Rule options an organiser changes most, as fields; blank keeps the preset's value.
+RULE_FIELDS = {
+    "target": (_("Points to win a game"), 1),
+    "shutout_multiplier": (_("A lisa (shutout) counts as this many wins"), 1),
+    "capicua_bonus": (_("Capicúa bonus"), 0),
+    "paso_corrido_bonus": (_("Bonus for a pase corrido"), 0),
+    "pass_points": (_("Points for each pase"), 0),
+    "turn_seconds": (_("Seconds per turn (live tables)"), 1),
+}
+
+
+class TiebreakListWidget(forms.Widget):
+    """The tiebreaks in order, each with buttons to move it up or down or remove it, and a
+    list to add one more. The buttons work without JavaScript (they send the form back to be
+    shown again); with it, they act at once."""
+
+    template_name = "league/widgets/tiebreaks.html"
+
+    def value_from_datadict(self, data, files, name: str) -> list[str]:
+        return data.getlist(name) if hasattr(data, "getlist") else data.get(name, [])
+
+    def get_context(self, name: str, value: Any, attrs: dict | None) -> dict:
+        context = super().get_context(name, value, attrs)
+        labels = dict(Event.Tiebreak.choices)
+        chosen = [v for v in (value or []) if v in labels]
+        context["widget"]["chosen"] = [(key, labels[key]) for key in chosen]
+        context["widget"]["others"] = [(k, v) for k, v in labels.items() if k not in chosen]
+        return context
+
+
+def move_tiebreak(order: list[str], action: str, added: str) -> list[str]:
+    """The tiebreak list after one button: "up:i", "down:i", "remove:i" or "add"."""
+    order = list(order)
+    verb, _sep, index = action.partition(":")
+    i = int(index) if index.isdigit() else -1
+    if verb == "add" and added in Event.Tiebreak.values and added not in order:
+        order.append(added)
+    elif 0 <= i < len(order):
+        if verb == "remove":
+            order.pop(i)
+        elif verb == "up" and i > 0:
+            order[i - 1], order[i] = order[i], order[i - 1]
+        elif verb == "down" and i < len(order) - 1:
+            order[i + 1], order[i] = order[i], order[i + 1]
+    return order
 
 
 class EventForm(forms.ModelForm):
+    """The settings of an event, once its format is chosen: only the fields that format
+    uses, the rule options as fields of their own, and the tiebreaks as an ordered list."""
+
     rule_preset = forms.ChoiceField(label=_("Rule set"), choices=RULE_PRESET_CHOICES)
-    rule_overrides = forms.JSONField(
-        label=_("Rule overrides"),
-        required=False,
-        initial=dict,
-        widget=forms.Textarea(attrs={"rows": 2}),
-        help_text=_('Options that differ from the preset, e.g. {"target": 150}.'),
+    tiebreaks = forms.MultipleChoiceField(
+        label=_("Tiebreaks, in order"),
+        choices=Event.Tiebreak.choices,
+        widget=TiebreakListWidget,
+        help_text=_("Entries level on the first are compared on the second, and so on."),
     )
 
     class Meta:
         model = Event
-        fields = [f for f in EDITABLE if f != "tiebreaks"]
+        fields = [f for f in EDITABLE if f not in ("rule_overrides", "tiebreaks")]
         widgets = {
+            "format": forms.HiddenInput,
             "description": forms.Textarea(attrs={"rows": 3}),
             "registration_opens": LOCAL_DATETIME,
             "registration_closes": LOCAL_DATETIME,
         }
 
-    def __init__(self, *args: Any, organisation: Organisation, **kwargs: Any):
+    def __init__(self, *args: Any, organisation: Organisation, event_format: str, **kwargs):
         super().__init__(*args, **kwargs)
+        self.event_format = event_format
         self.fields["season"].queryset = Season.objects.filter(organisation=organisation)
-        current = self.instance.tiebreaks if self.instance.pk else DEFAULT_TIEBREAKS
-        for i in range(TIEBREAK_SLOTS):
-            self.fields[f"tiebreak_{i + 1}"] = forms.ChoiceField(
-                label=_("Tiebreak %(n)s") % {"n": i + 1},
-                choices=[("", "—"), *Event.Tiebreak.choices],
-                required=False,
-                initial=current[i] if i < len(current) else "",
+        self.initial["format"] = event_format
+        for name in FORMAT_ONLY - set(FORMAT_FIELDS[event_format]):
+            del self.fields[name]
+        if self.instance.pk and self.instance.format == event_format:
+            self.initial["tiebreaks"] = self.instance.tiebreaks
+        else:
+            self.initial["tiebreaks"] = FORMAT_TIEBREAKS.get(event_format, DEFAULT_TIEBREAKS)
+        overrides = self.instance.rule_overrides if self.instance.pk else {}
+        for option, (label, least) in RULE_FIELDS.items():
+            self.fields[f"rule_{option}"] = forms.IntegerField(
+                label=label, required=False, min_value=least, max_value=10_000
             )
+            self.initial[f"rule_{option}"] = overrides.get(option)
+        for name in ("best_of", "time_limit"):
+            self.fields[name].widget.attrs["data-match-format"] = name
 
-    def clean_rule_overrides(self) -> Any:
-        return self.cleaned_data["rule_overrides"] or {}
+    def clean_format(self) -> str:
+        return self.event_format
+
+    rule_names = [f"rule_{option}" for option in RULE_FIELDS]
+
+    def rule_fields(self) -> list:
+        return [self[name] for name in self.rule_names]
 
     def settings(self) -> dict[str, Any]:
         """The cleaned values as keyword arguments of the event services."""
-        values = {name: self.cleaned_data[name] for name in self.Meta.fields}
-        values["tiebreaks"] = [
-            self.cleaned_data[f"tiebreak_{i + 1}"]
-            for i in range(TIEBREAK_SLOTS)
-            if self.cleaned_data.get(f"tiebreak_{i + 1}")
-        ]
+        data = self.cleaned_data
+        values = {name: data[name] for name in self.Meta.fields if name in self.fields}
+        values["tiebreaks"] = list(data["tiebreaks"])
+        kept = {
+            k: v for k, v in (self.instance.rule_overrides or {}).items() if k not in RULE_FIELDS
+        }
+        chosen = {o: data[f"rule_{o}"] for o in RULE_FIELDS if data.get(f"rule_{o}") is not None}
+        values["rule_overrides"] = {**kept, **chosen}
+        if values["match_format"] != Event.MatchFormat.BEST_OF:
+            values["best_of"] = None
+        if values["match_format"] != Event.MatchFormat.TIME_LIMIT:
+            values["time_limit"] = None
+        if self.event_format != F.LEAGUE:
+            values.update(entry_kind=Event.EntryKind.PAIR, boards=1)
+        elif values["entry_kind"] == Event.EntryKind.PAIR:
+            values["boards"] = 1
         return values
 
 
@@ -85,25 +176,113 @@ class InviteForm(forms.Form):
     email = forms.EmailField(label=_("Email (optional)"), required=False)
 
 
-class EntryForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=120, required=False)
-    player_1 = forms.ModelChoiceField(Player.objects.all(), label=_("Player"), required=False)
-    player_2 = forms.ModelChoiceField(Player.objects.all(), label=_("Partner"), required=False)
-    captain = forms.ModelChoiceField(Player.objects.all(), label=_("Captain"), required=False)
+class RosterPickWidget(forms.MultiWidget):
+    """A name typed in, searched in the club's roster as one types; picking a player from
+    the list fills the hidden id (`<name>_id`). Without a pick the name stands on its own."""
+
+    template_name = "league/widgets/roster_pick.html"
+
+    def __init__(self, attrs: dict | None = None):
+        text = forms.TextInput(
+            attrs={
+                "autocomplete": "off",
+                "maxlength": 80,
+                "role": "combobox",
+                "placeholder": _("Search the roster, or type a new name"),
+            }
+        )
+        super().__init__({"": text, "id": forms.HiddenInput()}, attrs)
+
+    def decompress(self, value: Pick | None) -> list:
+        return [value.name, value.pk] if value else ["", None]
+
+
+class RosterPickField(forms.MultiValueField):
+    """A player of the event's roster, or a new player's name: cleans to a `Pick`."""
+
+    widget = RosterPickWidget
+
+    def __init__(self, **kwargs: Any):
+        fields = (
+            forms.CharField(max_length=80, required=False),
+            forms.IntegerField(min_value=1, required=False),
+        )
+        super().__init__(fields, require_all_fields=False, **kwargs)
+
+    def compress(self, data_list: list) -> Pick | None:
+        name, pk = (list(data_list) + ["", None])[:2]
+        if not name and pk is None:
+            return None
+        return Pick(pk=pk, name=name or "")
+
+
+class RosterForm(forms.Form):
+    """A form whose player fields search the event's roster (never every user of the site)."""
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        search = reverse("roster_search", args=[event.slug])
+        for field in self.fields.values():
+            if isinstance(field, RosterPickField):
+                field.widget.attrs.update({"data-search": search})
+
+
+class EntryForm(RosterForm):
+    player_1 = RosterPickField(label=_("Player"), required=False)
+    player_2 = RosterPickField(label=_("Partner"), required=False)
+    captain = RosterPickField(label=_("Captain"), required=False)
+    name = forms.CharField(label=_("Name of the pair (optional)"), max_length=120, required=False)
     club = forms.ModelChoiceField(Organisation.objects.all(), label=_("Club"), required=False)
     division = forms.ModelChoiceField(Division.objects.none(), label=_("Division"), required=False)
     team = forms.ModelChoiceField(Entry.objects.none(), label=_("Team"), required=False)
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any):
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, event=event, **kwargs)
         self.fields["division"].queryset = event.divisions.all()
         if not event.divisions.exists():
             del self.fields["division"]
         if event.entry_kind == Event.EntryKind.TEAM:
             self.fields["team"].queryset = event.entries.filter(team__isnull=True)
+            self.fields["name"].label = _("Name")
         else:
             del self.fields["team"]
             del self.fields["club"]
+            del self.fields["captain"]
+        if event.format == Event.Format.INDIVIDUAL:
+            del self.fields["player_2"]
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("CSV file"),
+        help_text=_(
+            "First line: the column names. Pairs: player 1, player 2, and optionally club, "
+            "seed, rating. Individual events: player. UTF-8 or Latin-1; commas or semicolons."
+        ),
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,text/csv,text/plain"}),
+    )
+    add_players = forms.BooleanField(
+        label=_("Add players who are not on the club's roster yet (without an account)"),
+        required=False,
+        initial=True,
+    )
+
+
+class RosterPlayerForm(forms.Form):
+    display_name = forms.CharField(label=_("Name"), max_length=80)
+    email = forms.EmailField(label=_("Email (optional)"), required=False)
+    phone = forms.CharField(label=_("Phone (optional)"), max_length=32, required=False)
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(label=_("Name of the club"), max_length=120)
+    city = forms.CharField(label=_("City"), max_length=80, required=False)
+    country = forms.CharField(
+        label=_("Country code"),
+        max_length=2,
+        required=False,
+        help_text=_("Two letters, e.g. DO, PR, BR, ES."),
+    )
 
 
 class ResultForm(forms.Form):

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import Prefetch, Q
+from django.forms.utils import ErrorDict
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -14,20 +15,26 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games.engine import rules_from_spec
+
 from . import charts
 from .event_forms import (
+    FORMAT_HELP,
+    RULE_FIELDS,
     DivisionForm,
     EntryForm,
     EventForm,
     InviteForm,
     NoteForm,
     ResultForm,
+    RosterPlayerForm,
     ScheduleForm,
     SeasonForm,
+    move_tiebreak,
 )
-from .models import AuditEntry, Entry, Event, Invitation, Match, Organisation, Result
+from .models import RULE_PRESETS, AuditEntry, Entry, Event, Invitation, Match, Organisation, Result
 from .permissions import can, require, sides_of
-from .services import entries, events, fixtures, invitations, results, standings
+from .services import clubs, entries, events, fixtures, invitations, results, standings
 from .services.errors import ServiceError
 
 
@@ -86,9 +93,10 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "manager": manager,
             "events": shown.select_related("season"),
             "members": club.memberships.select_related("user__player") if manager else [],
-            "players": club.players.all(),
+            "players": clubs.roster(club) if manager else club.players.all(),
             "invitations": club.invitations.filter(accepted=None, revoked=False) if manager else [],
             "invite_form": InviteForm(),
+            "player_form": RosterPlayerForm(),
             "season_form": SeasonForm(),
         },
     )
@@ -133,50 +141,80 @@ def club_season(request: HttpRequest, slug: str) -> HttpResponse:
 
 @refused
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
-    invite = get_object_or_404(Invitation.objects.select_related("organisation"), token=token)
+    invite = get_object_or_404(
+        Invitation.objects.select_related("organisation", "player"), token=token
+    )
+    request.session["invitation"] = token  # kept through signing up
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         invitations.accept(request.user, token)
+        request.session.pop("invitation", None)
         messages.success(request, _("Welcome to %(org)s.") % {"org": invite.organisation})
         return redirect("club", slug=invite.organisation.slug)
     return render(request, "league/invitation.html", {"invitation": invite})
+
+
+def _event_form_page(request: HttpRequest, club: Organisation, event: Event | None = None):
+    """Creating or editing an event: the format first, then a form with only the fields that
+    format uses. A tiebreak button sent without JavaScript shows the form again, reordered."""
+    chosen = request.POST.get("format") or request.GET.get("format", "")
+    if not chosen and event is not None and "choose" not in request.GET:
+        chosen = event.format
+    locked = event is not None and events.play_started(event)
+    context = {"club": club, "event": event, "formats": _formats(chosen), "locked": locked}
+    if chosen not in Event.Format.values:
+        return render(request, "league/event_form.html", context)
+    data = request.POST if request.method == "POST" else None
+    moved = data is not None and "tiebreak_move" in data
+    if moved:
+        data = data.copy()
+        order = move_tiebreak(
+            data.getlist("tiebreaks"), data["tiebreak_move"], data.get("tiebreak_add", "")
+        )
+        data.setlist("tiebreaks", order)
+    form = EventForm(data, instance=event, organisation=club, event_format=chosen)
+    if moved:
+        form._errors = ErrorDict()  # shown again to go on editing, not judged yet
+    elif data is not None and form.is_valid():
+        try:
+            if event is None:
+                event = events.create_event(request.user, club, **form.settings())
+            else:
+                events.update_event(request.user, event, **form.settings())
+        except ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            created = context["event"] is None
+            messages.success(
+                request, _("Event created. Now add the entries.") if created else _("Event saved.")
+            )
+            return redirect("event_manage", slug=event.slug)
+    presets = {
+        name: {o: getattr(rules_from_spec(name), o) for o in RULE_FIELDS} for name in RULE_PRESETS
+    }
+    context.update(form=form, chosen=Event.Format(chosen), presets=presets)
+    return render(request, "league/event_form.html", context)
+
+
+def _formats(chosen: str) -> list[tuple[str, str, str, bool]]:
+    return [
+        (value, label, FORMAT_HELP[value], value == chosen) for value, label in Event.Format.choices
+    ]
 
 
 @login_required
 def event_create(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Organisation, slug=slug)
     require(request.user, "organisation.manage", club)
-    form = EventForm(request.POST or None, organisation=club)
-    if request.method == "POST" and form.is_valid():
-        try:
-            event = events.create_event(request.user, club, **form.settings())
-        except ServiceError as error:
-            form.add_error(None, error.message)
-        else:
-            messages.success(request, _("Event created. Now add the entries."))
-            return redirect("event_manage", slug=event.slug)
-    return render(request, "league/event_form.html", {"form": form, "club": club})
+    return _event_form_page(request, club)
 
 
 @login_required
 def event_edit(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
     require(request.user, "event.manage", event)
-    form = EventForm(request.POST or None, instance=event, organisation=event.organisation)
-    if request.method == "POST" and form.is_valid():
-        try:
-            events.update_event(request.user, event, **form.settings())
-        except ServiceError as error:
-            form.add_error(None, error.message)
-        else:
-            messages.success(request, _("Event saved."))
-            return redirect("event_manage", slug=event.slug)
-    return render(
-        request,
-        "league/event_form.html",
-        {"form": form, "club": event.organisation, "event": event},
-    )
+    return _event_form_page(request, event.organisation, event)
 
 
 def _event(request: HttpRequest, slug: str) -> Event:
@@ -314,9 +352,10 @@ def entry_register(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, _("Check the entry's players."))
         return back(request, event.get_absolute_url())
     data = {k: v for k, v in form.cleaned_data.items() if v not in (None, "")}
-    if not can(request.user, "event.manage", event) and "player_1" not in data:
-        data["player_1"] = getattr(request.user, "player", None)
-    entry = entries.register(request.user, event, **data)
+    own = getattr(request.user, "player", None)
+    if not can(request.user, "event.manage", event) and "player_1" not in data and own:
+        data["player_1"] = entries.Pick(pk=own.pk)
+    entry = entries.enter_picked(request.user, event, **data)
     if entry.status == Entry.Status.WAITLISTED:
         messages.warning(
             request, _("The event is full: %(e)s is on the waiting list.") % {"e": entry}

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import event_views, views
+from . import club_views, event_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -9,7 +9,16 @@ urlpatterns = [
     path("accounts/profile/", views.profile, name="profile"),
     path("players/<int:pk>/", views.player_detail, name="player"),
     path("events/", event_views.event_list, name="events"),
+    path("dashboard/", club_views.home_for, name="dashboard"),
+    path("clubs/new/", club_views.club_create, name="club_create"),
     path("clubs/<slug:slug>/", event_views.club_detail, name="club"),
+    path("clubs/<slug:slug>/players/", club_views.roster_add, name="roster_add"),
+    path("clubs/<slug:slug>/players/<int:pk>/", club_views.roster_player, name="roster_player"),
+    path(
+        "clubs/<slug:slug>/players/<int:pk>/invite/",
+        club_views.roster_invite,
+        name="roster_invite",
+    ),
     path("clubs/<slug:slug>/invite/", event_views.club_invite, name="club_invite"),
     path("clubs/<slug:slug>/seasons/", event_views.club_season, name="club_season"),
     path("clubs/<slug:slug>/events/new/", event_views.event_create, name="event_create"),
@@ -23,6 +32,9 @@ urlpatterns = [
     path("events/<slug:slug>/divisions/", event_views.event_division, name="event_division"),
     path("events/<slug:slug>/fixtures/", event_views.generate, name="generate_fixtures"),
     path("events/<slug:slug>/entries/", event_views.entry_register, name="entry_register"),
+    path("events/<slug:slug>/entries/import/", club_views.entries_import, name="entries_import"),
+    path("events/<slug:slug>/roster/", club_views.roster_search, name="roster_search"),
+    path("events/<slug:slug>/export/<str:kind>.csv", club_views.export, name="event_export"),
     path(
         "entries/<int:pk>/<str:action>/",
         event_views.entry_action,

@@ -3,6 +3,8 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -10,7 +12,7 @@ from django.views.i18n import set_language as django_set_language
 
 from . import accounts
 from .forms import ProfileForm, SignUpForm
-from .models import Event, Organisation, Player
+from .models import Event, Invitation, Organisation, Player
 from .services import players
 
 
@@ -27,11 +29,32 @@ def healthz(request: HttpRequest) -> HttpResponse:
     return JsonResponse({"status": "ok"})
 
 
+def _after_signup(request: HttpRequest) -> str:
+    """Where a new account goes: the page it was asked from, else an invitation opened
+    before signing up (so that the invitation is not lost), else the profile."""
+    wanted = request.POST.get("next") or request.GET.get("next", "")
+    if wanted and url_has_allowed_host_and_scheme(
+        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return wanted
+    token = request.session.get("invitation")
+    if token and Invitation.objects.filter(token=token, accepted=None, revoked=False).exists():
+        return reverse("invitation", args=[token])
+    return reverse("profile")
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
-    form = SignUpForm(request.POST or None)
+    pending = Invitation.objects.filter(
+        token=request.session.get("invitation", ""), accepted=None, revoked=False
+    ).first()
+    initial = {}
+    if pending is not None:
+        name = pending.player.display_name if pending.player else ""
+        initial = {"email": pending.email, "display_name": name}
+    form = SignUpForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         player = accounts.register_player(
             username=form.cleaned_data["username"],
@@ -42,8 +65,12 @@ def signup(request: HttpRequest) -> HttpResponse:
         )
         login(request, player.user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to Capicúa, %(name)s!") % {"name": player})
-        return redirect("profile")
-    return render(request, "registration/signup.html", {"form": form})
+        return redirect(_after_signup(request))
+    return render(
+        request,
+        "registration/signup.html",
+        {"form": form, "next": request.GET.get("next", ""), "invitation": pending},
+    )
 
 
 @login_required

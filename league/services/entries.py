@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from ..models import Division, Entry, Event, Organisation, Player, Result
 from ..permissions import can, require, speaks_for
 from .audit import audit, snapshot
-from .clubs import normalised, roster
+from .clubs import add_player, normalised, roster
 from .errors import ServiceError
 from .events import bump_standings
 from .fixtures import add_catch_up_fixtures, remaining_matches
@@ -265,6 +265,10 @@ class ImportRow:
 
     def refuse(self, code: str, message) -> None:
         self.errors.append((code, str(message)))
+
+    @property
+    def picks(self) -> list[tuple[str, Player | None]]:
+        return list(zip(self.names, self.players, strict=True))
 
     @property
     def new_players(self) -> list[str]:
@@ -536,3 +540,64 @@ def import_entrants(
         )
     audit(user, "entry.import", event, event=event, after={"entries": len(made)})
     return made
+
+
+# Entry forms: players picked from the roster, or new ones typed by name ------------------
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A player as an entry form gives them: a roster player's id, or a name typed in."""
+
+    pk: int | None = None
+    name: str = ""
+
+
+def _picked(user, event: Event, pick: Pick | None) -> Player | None:
+    if pick is None or (pick.pk is None and not normalised(pick.name)):
+        return None
+    own = getattr(user, "player", None)
+    if own is not None and pick.pk == own.pk:
+        return own  # someone entering themselves need not be on the organiser's roster
+    players = roster(event.organisation)
+    if pick.pk is not None:
+        player = players.filter(pk=pick.pk).first()
+        if player is None:
+            raise ServiceError("not_on_roster", _("This player is not on the club's roster."))
+        return player
+    name = normalised(pick.name)
+    found = list(players.filter(display_name__iexact=name)[:2])
+    if len(found) > 1:
+        raise ServiceError(
+            "ambiguous_player",
+            _("Several players of the roster are called %(name)s.") % {"name": name},
+        )
+    if found:
+        return found[0]
+    if not can(user, "event.manage", event):
+        raise ServiceError(
+            "not_on_roster", _("%(name)s is not on the club's roster.") % {"name": name}
+        )
+    return add_player(user, event.organisation, display_name=name)
+
+
+@transaction.atomic
+def enter_picked(
+    user,
+    event: Event,
+    *,
+    player_1: Pick | None = None,
+    player_2: Pick | None = None,
+    captain: Pick | None = None,
+    **fields,
+) -> Entry:
+    """`register` with players picked from the club's roster; a name not on it becomes a new
+    roster player without an account (organisers only). All or nothing."""
+    return register(
+        user,
+        event,
+        player_1=_picked(user, event, player_1),
+        player_2=_picked(user, event, player_2),
+        captain=_picked(user, event, captain),
+        **fields,
+    )

@@ -5,7 +5,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from ..models import Entry, Event, Player
+from ..event_forms import RosterForm, RosterPickField
+from ..models import Entry, Event
 from .models import Tournament
 
 OPTION_FIELDS = {
@@ -53,18 +54,13 @@ class PairingForm(_EntriesForm):
     reason = forms.CharField(label=_("Reason"), max_length=120, required=False)
 
 
-class PlayerForm(forms.Form):
-    player = forms.ModelChoiceField(Player.objects.none(), label=_("Player"))
-
-    def __init__(self, *args: Any, event: Event, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        taken = event.entries.exclude(status=Entry.Status.WITHDRAWN).values("player_1")
-        self.fields["player"].queryset = Player.objects.exclude(pk__in=taken)
+class PlayerForm(RosterForm):
+    player = RosterPickField(label=_("Player"))
 
 
-class PairEntryForm(forms.Form):
-    player_1 = forms.ModelChoiceField(Player.objects.all(), label=_("Player"))
-    player_2 = forms.ModelChoiceField(Player.objects.all(), label=_("Partner"))
+class PairEntryForm(RosterForm):
+    player_1 = RosterPickField(label=_("Player"))
+    player_2 = RosterPickField(label=_("Partner"))
     name = forms.CharField(label=_("Name of the pair (optional)"), max_length=120, required=False)
 
 

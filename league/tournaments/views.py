@@ -144,7 +144,7 @@ def run(request: HttpRequest, slug: str) -> HttpResponse:
         playing=len(playing_entries(event)),
         options_form=OptionsForm(instance=tournament_, event=event),
         has_options=bool(OPTION_FIELDS[event.format]),
-        pair_form=PairEntryForm(),
+        pair_form=PairEntryForm(event=event),
         player_form=PlayerForm(event=event),
         pairing_form=PairingForm(event=event),
         forbidden=ForbiddenPairing.objects.filter(event=event).select_related("entry_a", "entry_b"),
@@ -208,10 +208,10 @@ def _options(request: HttpRequest, event: Event) -> str:
 
 
 def _add_pair(request: HttpRequest, event: Event) -> str:
-    form = PairEntryForm(request.POST)
+    form = PairEntryForm(request.POST, event=event)
     if not form.is_valid():
         raise ServiceError("pair_incomplete", _("A pair needs two players."))
-    entry = core_entries.register(request.user, event, **form.cleaned_data)
+    entry = core_entries.enter_picked(request.user, event, **form.cleaned_data)
     return _("%(e)s is entered.") % {"e": entry}
 
 
@@ -219,7 +219,7 @@ def _add_player(request: HttpRequest, event: Event) -> str:
     form = PlayerForm(request.POST, event=event)
     if not form.is_valid():
         raise ServiceError("bad_player", _("Choose a player who is not entered yet."))
-    entry = individual.enter_player(request.user, event, form.cleaned_data["player"])
+    entry = core_entries.enter_picked(request.user, event, player_1=form.cleaned_data["player"])
     return _("%(e)s is entered.") % {"e": entry}
 
 

@@ -52,7 +52,9 @@ def test_drafts_and_the_dashboard_are_for_organisers(client, db):
 def test_create_an_event_through_the_form(client, league):
     client.force_login(league.organiser)
     url = reverse("event_create", args=[league.club.slug])
-    assert client.get(url).status_code == 200
+    assert 'data-format="swiss"' in client.get(url).content.decode()  # the format first
+    assert 'name="legs"' not in client.get(url + "?format=swiss").content.decode()
+    assert 'name="legs"' in client.get(url + "?format=league").content.decode()
     data = {
         "name": "Copa",
         "format": "league",
@@ -61,24 +63,28 @@ def test_create_an_event_through_the_form(client, league):
         "boards": 1,
         "legs": 2,
         "rule_preset": "dominican",
-        "rule_overrides": '{"target": 150}',
+        "rule_target": "150",
         "match_format": "target",
         "absence": "forfeit",
         "forfeit_games": 1,
         "forfeit_points": 150,
-        "tiebreak_1": "match_wins",
-        "tiebreak_2": "head_to_head",
-        "tiebreak_3": "lots",
+        "tiebreaks": ["match_wins", "head_to_head", "lots"],
     }
     response = client.post(url, data)
     assert response.status_code == 302
     event = Event.objects.get(name="Copa")
     assert event.tiebreaks == ["match_wins", "head_to_head", "lots"]
     assert event.rule_overrides == {"target": 150}
-    bad = {**data, "name": "Broken", "rule_overrides": '{"target": "many"}'}
-    response = client.post(url, bad)
-    assert response.status_code == 200 and not Event.objects.filter(name="Broken").exists()
-    assert "rule set is not valid" in response.content.decode()
+    for bad in ({"rule_target": "many"}, {"rule_target": "0"}, {"tiebreaks": []}):
+        response = client.post(url, {**data, "name": "Broken", **bad})
+        assert response.status_code == 200 and not Event.objects.filter(name="Broken").exists()
+    # Tiebreak buttons without JavaScript: the form comes back reordered, nothing saved.
+    moved = client.post(url, {**data, "name": "Moved", "tiebreak_move": "up:1"})
+    page = moved.content.decode()
+    assert page.index('value="head_to_head"') < page.index('value="match_wins"')
+    added = client.post(url, {**data, "tiebreak_move": "add", "tiebreak_add": "points_for"})
+    assert added.content.decode().count('name="tiebreaks"') == 4
+    assert not Event.objects.filter(name="Moved").exists()
 
 
 def test_result_forms_double_submission_and_nonsense(client, league):

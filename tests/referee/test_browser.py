@@ -23,7 +23,7 @@ def test_referee_finds_the_illegal_pass_corrects_it_and_rules(page, asgi_server)
     page.fill("#id_username", referee.username)
     page.fill("#id_password", "arbitro-de-mesa-7")
     page.click("main form button[type=submit]")
-    page.wait_for_url(asgi_server + "/")
+    page.wait_for_url(asgi_server + "/dashboard/")
     page.goto(f"{asgi_server}/disputes/{dispute.pk}/")
 
     # step through: the deal, forward, back, the slider, then the first fault

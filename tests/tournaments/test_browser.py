@@ -18,7 +18,7 @@ def log_in(page, base: str, username: str) -> None:
     page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
     page.click("main form button[type=submit]")
-    page.wait_for_url(base + "/")
+    page.wait_for_url(base + "/dashboard/")
 
 
 def no_errors(page) -> None:

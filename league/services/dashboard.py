@@ -1,0 +1,158 @@
+"""The organiser's dashboard: each event they run, and what it needs now (results missing or
+waiting, disputes, a round to pair or publish, check-in), each with the page that does it."""
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.db.models import Count, Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from ..models import Entry, Event, Match, Membership, Organisation, Result
+from ..permissions import MANAGERS, REFEREES
+from ..tournaments.models import DraftPairing, Tournament
+from ..tournaments.services.common import TOURNAMENT_FORMATS
+from .clubs import family
+
+LIVE = (Event.Status.DRAFT, Event.Status.REGISTRATION, Event.Status.RUNNING)
+
+
+@dataclass
+class Todo:
+    text: str | Promise
+    url: str
+    urgent: bool = False
+
+
+@dataclass
+class EventTodos:
+    event: Event
+    manager: bool
+    todos: list[Todo] = field(default_factory=list)
+    run_url: str = ""
+
+
+def clubs_of(user) -> list[Organisation]:
+    """The organisations the user runs (as an owner or organiser)."""
+    ids = Membership.objects.filter(user=user, role__in=MANAGERS).values("organisation")
+    return list(Organisation.objects.filter(pk__in=ids).order_by("name"))
+
+
+def _organisations(user, roles) -> set[int]:
+    ids: set[int] = set()
+    for membership in Membership.objects.filter(user=user, role__in=roles).select_related(
+        "organisation"
+    ):
+        ids.update(family(membership.organisation))
+    return ids
+
+
+def _missing(event: Event, today: date) -> list[Match]:
+    """Matches due and without any result: in the earliest round still being played, or in
+    a round whose day has passed."""
+    due = (
+        Match.objects.filter(event=event, parent__isnull=True, entry_b__isnull=False)
+        .filter(status__in=[Match.Status.SCHEDULED, Match.Status.POSTPONED])
+        .exclude(results__status__in=[*Result.OPEN, Result.Status.CONFIRMED])
+        .select_related("round")
+        .order_by("round__number")
+    )
+    found = list(due)
+    if not found:
+        return []
+    first = found[0].round.number
+    return [m for m in found if m.round.number == first or (m.round.date and m.round.date < today)]
+
+
+def _todos(event: Event, manager: bool, today: date) -> EventTodos:
+    tournament = event.format in TOURNAMENT_FORMATS
+    run = reverse("tournament_run" if tournament else "event_manage", args=[event.slug])
+    item = EventTodos(event, manager, run_url=run if manager else event.get_absolute_url())
+    todos = item.todos
+    manage = reverse("event_manage", args=[event.slug])
+    if event.status == Event.Status.DRAFT and manager:
+        todos.append(Todo(_("Draft: open registration when it is ready"), manage))
+    counts = event.entries.filter(team__isnull=True).aggregate(
+        accepted=Count("pk", filter=Q(status=Entry.Status.ACCEPTED)),
+        checked=Count("pk", filter=Q(status=Entry.Status.ACCEPTED, checked_in__isnull=False)),
+    )
+    rounds = event.rounds.exists()
+    if manager and not rounds and event.status != Event.Status.DRAFT:
+        if counts["checked"]:
+            text = _("Check-in open: %(checked)s of %(accepted)s entries checked in") % counts
+        else:
+            text = (
+                ngettext(
+                    "Registration: %(accepted)s entry",
+                    "Registration: %(accepted)s entries",
+                    counts["accepted"],
+                )
+                % counts
+            )
+        todos.append(Todo(text, run + "#entries" if tournament else manage))
+    results = Result.objects.filter(match__event=event)
+    waiting = results.filter(status=Result.Status.PROPOSED).count()
+    disputed = results.filter(status=Result.Status.DISPUTED).count()
+    missing = _missing(event, today)
+    if missing:
+        text = ngettext(
+            "Round %(round)s: %(n)s result missing",
+            "Round %(round)s: %(n)s results missing",
+            len(missing),
+        ) % {"round": missing[0].round.number, "n": len(missing)}
+        todos.append(Todo(text, _results_url(event, missing[0], run), urgent=True))
+    if waiting:
+        text = ngettext(
+            "%(n)s result waits for confirmation", "%(n)s results wait for confirmation", waiting
+        ) % {"n": waiting}
+        todos.append(Todo(text, run + ("#confirm-results" if tournament else ""), urgent=True))
+    if disputed:
+        text = ngettext("%(n)s dispute open", "%(n)s disputes open", disputed) % {"n": disputed}
+        todos.append(Todo(text, manage, urgent=True))
+    if manager and tournament:
+        todos.extend(_round_todos(event, run, missing or waiting or disputed, counts["accepted"]))
+    return item
+
+
+def _results_url(event: Event, match: Match, run: str) -> str:
+    """The page where the organiser enters the round's results."""
+    if event.format in TOURNAMENT_FORMATS:
+        return run + "#enter-results"
+    return match.get_absolute_url()
+
+
+def _round_todos(event: Event, run: str, busy: int, entrants: int) -> list[Todo]:
+    draft = DraftPairing.objects.filter(event=event).order_by("number").first()
+    if draft is not None:
+        text = _("Round %(n)s is paired: check it and publish it") % {"n": draft.number}
+        return [Todo(text, run + "#draft", urgent=True)]
+    if busy or event.status not in (Event.Status.REGISTRATION, Event.Status.RUNNING):
+        return []
+    latest = event.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+    options = Tournament.objects.filter(event=event).first() or Tournament()
+    if event.format == Event.Format.SWISS:
+        if latest < options.rounds and entrants >= 2:
+            return [Todo(_("Pair round %(n)s") % {"n": latest + 1}, run, urgent=True)]
+    elif event.format == Event.Format.INDIVIDUAL:
+        if latest < options.rounds and entrants >= 4:
+            return [Todo(_("Seat round %(n)s") % {"n": latest + 1}, run, urgent=True)]
+    elif not latest and entrants >= 2:
+        return [Todo(_("Draw the first round"), run, urgent=True)]
+    return []
+
+
+def events_of(user) -> list[EventTodos]:
+    """The events the user runs or referees that are not over, soonest work first."""
+    managed = _organisations(user, MANAGERS)
+    refereed = _organisations(user, REFEREES)
+    events = (
+        Event.objects.filter(organisation_id__in=refereed, status__in=LIVE)
+        .select_related("organisation")
+        .order_by("-created")
+    )
+    today = timezone.localdate()
+    items = [_todos(event, event.organisation_id in managed, today) for event in events]
+    return sorted(items, key=lambda i: not any(t.urgent for t in i.todos))
