@@ -15,7 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.engine import rules_from_spec
+from games.engine import PRESETS
 
 from . import charts
 from .event_forms import (
@@ -32,7 +32,7 @@ from .event_forms import (
     SeasonForm,
     move_tiebreak,
 )
-from .models import RULE_PRESETS, AuditEntry, Entry, Event, Invitation, Match, Organisation, Result
+from .models import AuditEntry, Entry, Event, Invitation, Match, Organisation, Result
 from .permissions import can, require, sides_of
 from .services import clubs, entries, events, fixtures, invitations, results, standings
 from .services.errors import ServiceError
@@ -191,7 +191,8 @@ def _event_form_page(request: HttpRequest, club: Organisation, event: Event | No
             )
             return redirect("event_manage", slug=event.slug)
     presets = {
-        name: {o: getattr(rules_from_spec(name), o) for o in RULE_FIELDS} for name in RULE_PRESETS
+        name: {option: getattr(rules, option) for option in RULE_FIELDS}
+        for name, rules in PRESETS.items()
     }
     context.update(form=form, chosen=Event.Format(chosen), presets=presets)
     return render(request, "league/event_form.html", context)

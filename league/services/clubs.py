@@ -4,13 +4,13 @@ and phone) until an invitation lets the person claim the record."""
 
 from django.db import transaction
 from django.db.models import Q, QuerySet
-from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from ..models import Membership, Organisation, Player
 from ..permissions import require
 from .audit import audit, snapshot
 from .errors import ServiceError
+from .events import unique_slug
 
 PLAYER_FIELDS = ["display_name", "email", "phone", "club"]
 SEARCH_LIMIT = 20
@@ -19,15 +19,6 @@ SEARCH_LIMIT = 20
 def normalised(name: str) -> str:
     """A name as typed, with its spaces tidied: what rosters store and compare."""
     return " ".join(name.split())
-
-
-def _unique_slug(name: str) -> str:
-    base = slugify(name)[:70] or "club"
-    slug, n = base, 1
-    while Organisation.objects.filter(slug=slug).exists():
-        n += 1
-        slug = f"{base}-{n}"
-    return slug
 
 
 @transaction.atomic
@@ -42,7 +33,7 @@ def create_club(user, *, name: str, city: str = "", country: str = "") -> Organi
         raise ServiceError("club_exists", _("A club of that name already exists in that city."))
     club = Organisation.objects.create(
         name=name[:120],
-        slug=_unique_slug(name),
+        slug=unique_slug(name, Organisation, "club"),
         kind=Organisation.Kind.CLUB,
         city=city.strip()[:80],
         country=country.strip().upper()[:2],

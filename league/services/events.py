@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import F
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
@@ -108,10 +108,11 @@ def play_started(event: Event) -> bool:
     return Result.objects.filter(match__event=event).exists()
 
 
-def _unique_slug(name: str) -> str:
-    base = slugify(name)[:70] or "event"
+def unique_slug(name: str, model: type[models.Model] = Event, fallback: str = "event") -> str:
+    """A slug made from the name that no row of `model` has yet."""
+    base = slugify(name)[:70] or fallback
     slug, n = base, 1
-    while Event.objects.filter(slug=slug).exists():
+    while model.objects.filter(slug=slug).exists():
         n += 1
         slug = f"{base}-{n}"
     return slug
@@ -129,7 +130,7 @@ def create_event(user, organisation: Organisation, **fields: Any) -> Event:
         raise ServiceError("bad_season", _("The season belongs to another organisation."))
     event = Event(organisation=organisation, created_by=user, **fields)
     check_settings(event)
-    event.slug = _unique_slug(event.name)
+    event.slug = unique_slug(event.name)
     event.save()
     audit(user, "event.create", event, event=event, after=snapshot(event))
     return event

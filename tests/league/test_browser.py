@@ -43,7 +43,7 @@ def test_organiser_runs_a_league_and_the_standings_follow(page, chromium, asgi_s
     page.click("a[data-format=league]")  # the format first, then its fields
     page.fill("#id_name", "Liga del Navegador")
     page.select_option("#id_rule_preset", "tournament")
-    page.click("main form button[type=submit]")
+    page.click("#save-event")
     page.wait_for_url(re.compile(r".*/events/liga-del-navegador/manage/$"))
     for first, second in PAIRS:
         page.fill("#id_player_1_0", first)  # names on the club's roster
