@@ -1,13 +1,26 @@
-"""What every endpoint of /api/v1/ shares: the error shape and the routes to the app APIs."""
+"""What every endpoint of /api/v1/ shares: one error shape for every error, and bounded bodies.
 
+Every error under /api/ is `{"error": {"code", "message", "fields"?}}` with a JSON content
+type: DRF's exceptions through `exception_handler`, and whatever Django answers outside DRF
+(an unknown address, a body over the size limit, a server error) through `ApiErrorMiddleware`.
+"""
+
+from collections.abc import Callable
+
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from league.services.errors import ServiceError
+
+from .parsers import TOO_LARGE, NulByte
+
+API_PATH = "/api/"
 
 ERROR_CODES = {
     exceptions.ParseError: "malformed_request",
@@ -24,11 +37,22 @@ ERROR_CODES = {
     PermissionDenied: "forbidden",
 }
 
+# What Django answers outside DRF, by status: the code and message of the JSON error.
+STATUS_ERRORS = {
+    400: ("malformed_request", gettext_lazy("The request is not valid.")),
+    403: ("forbidden", gettext_lazy("You may not do this.")),
+    404: ("not_found", exceptions.NotFound.default_detail),
+    405: ("method_not_allowed", gettext_lazy("This method is not allowed here.")),
+    413: ("too_large", TOO_LARGE),
+    500: ("server_error", gettext_lazy("Something went wrong on the server.")),
+}
+
 
 def exception_handler(exc, context) -> Response | None:
     """Every API error is `{"error": {"code", "message", "fields"?}}`, translated.
 
     A competition rule that refuses an action (ServiceError) is 422 with the rule's code.
+    Anything not found has one message, so that a hidden object answers as a missing one.
     """
     if isinstance(exc, ServiceError):
         return error_response(exc.code, str(exc.message), status.HTTP_422_UNPROCESSABLE_ENTITY)
@@ -46,6 +70,8 @@ def exception_handler(exc, context) -> Response | None:
             if isinstance(response.data, dict)
             else {"non_field_errors": response.data}
         )
+    elif code == "not_found":
+        error["message"] = str(STATUS_ERRORS[404][1])
     else:
         detail = response.data.get("detail") if isinstance(response.data, dict) else None
         error["message"] = str(detail or exc)
@@ -55,3 +81,45 @@ def exception_handler(exc, context) -> Response | None:
 
 def error_response(code: str, message: str, http_status: int = status.HTTP_400_BAD_REQUEST):
     return Response({"error": {"code": code, "message": message}}, status=http_status)
+
+
+def json_error(code: str, message: str, http_status: int) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": message}}, status=http_status)
+
+
+class ApiErrorMiddleware:
+    """Under /api/: a body over the size limit is a 413 before anything reads it, a NUL in
+    the query is a 400, and any error Django answers outside DRF (HTML by default) becomes
+    the API's JSON error."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not request.path.startswith(API_PATH):
+            return self.get_response(request)
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if limit is not None and length > limit:
+            return self.by_status(413)
+        query = request.META.get("QUERY_STRING", "")
+        if "\x00" in query or "%00" in query:
+            return json_error(NulByte.api_code, str(NulByte.default_detail), 400)
+        response = self.get_response(request)
+        if response.status_code >= 400 and not (
+            isinstance(response, Response)
+            or response.get("Content-Type", "").startswith("application/json")
+        ):
+            return self.by_status(response.status_code, response)
+        return response
+
+    @staticmethod
+    def by_status(code: int, original: HttpResponse | None = None) -> JsonResponse:
+        name, message = STATUS_ERRORS.get(code, ("error", STATUS_ERRORS[code // 100 * 100][1]))
+        response = json_error(name, str(message), code)
+        if original is not None and original.has_header("Allow"):
+            response["Allow"] = original["Allow"]
+        return response

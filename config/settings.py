@@ -72,6 +72,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "league.api.http.ReadCorsMiddleware",
+    "config.api.ApiErrorMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -267,13 +268,29 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    # JSON only, bounded in size and depth (config.parsers.JSONParser).
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("API_RATE_ANON", "120/min"),
         "user": os.environ.get("API_RATE_USER", "600/min"),
         "key": os.environ.get("API_RATE_KEY", "1200/min"),
+        # Requests with a key that is not valid, per client address.
+        "bad_key": os.environ.get("API_RATE_BAD_KEY", "20/min"),
     },
 }
+# The proxies in front of the server, whose X-Forwarded-For is believed: how many there are
+# (the client is the address that many hops from the right), or their addresses and
+# networks (comma-separated). None by default: the connection's address is the client.
+_proxies = os.environ.get("TRUSTED_PROXIES", "").strip()
+TRUSTED_PROXIES: int | list[str] = (
+    int(_proxies) if _proxies.isdigit() else env_list("TRUSTED_PROXIES")
+)
+# Webhooks may be delivered to loopback, private and other non-public addresses only when
+# this is on (a test receiver, a LAN without a public site); off, such addresses are refused
+# when a webhook is added and again at every delivery.
+WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE", False)
 # Webhooks: attempts per delivery, and the first retry's delay (seconds; doubling after).
 WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", "6"))
 WEBHOOK_RETRY_BASE = float(os.environ.get("WEBHOOK_RETRY_BASE", "30"))

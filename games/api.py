@@ -3,14 +3,12 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import NotFound
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
 from config.api import error_response
-from league.api.auth import ApiKeyAuthentication
+from league.api.auth import AnonRateThrottle, ApiKeyAuthentication, UserRateThrottle
 from league.faults import localised
 
 from .engine import adjudicate
@@ -27,7 +25,6 @@ class AdjudicateView(APIView):
 
     permission_classes = [AllowAny]
     authentication_classes: list = []
-    parser_classes = [JSONParser]
     throttle_classes = [AnonRateThrottle, UserRateThrottle]
 
     @extend_schema(

@@ -1,12 +1,17 @@
 """How API callers are known, what a key may touch, and how fast each may ask."""
 
+import ipaddress
+from functools import lru_cache
+
+from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions, permissions, throttling
 from rest_framework.authentication import BaseAuthentication
 
-from league.models import Organisation
+from league.models import Event, Organisation
+from league.permissions import can
 
 from .models import ApiKey
 from .services import in_scope, key_for_token
@@ -27,6 +32,9 @@ class ApiKeyAuthentication(BaseAuthentication):
             return None
         key = key_for_token(token)
         if key is None:
+            throttle = BadKeyThrottle()
+            if not throttle.allow_request(request, None):
+                raise exceptions.Throttled(throttle.wait())
             raise exceptions.AuthenticationFailed(_("This API key is not valid or was revoked."))
         now = timezone.now()
         if key.last_used is None or (now - key.last_used).total_seconds() > LAST_USED_RESOLUTION:
@@ -65,11 +73,78 @@ class KeyScope(permissions.BasePermission):
         return request.user.is_authenticated and (key is None or key.writes)
 
 
+def may_see(request, event: Event) -> bool:
+    """Drafts are seen by their organisers only (by a key, within its organisation)."""
+    if event.status != Event.Status.DRAFT:
+        return True
+    key = api_key(request)
+    return can(request.user, "event.manage", event) and (
+        key is None or in_scope(key, event.organisation)
+    )
+
+
 def check_scope(request, organisation: Organisation) -> None:
     """Refuse a write by a key outside its organisation (called on every write)."""
     key = api_key(request)
     if key is not None and not in_scope(key, organisation):
         raise exceptions.PermissionDenied(_("This API key belongs to another organisation."))
+
+
+@lru_cache(maxsize=8)
+def _networks(addresses: tuple[str, ...]) -> tuple:
+    return tuple(ipaddress.ip_network(a, strict=False) for a in addresses)
+
+
+def _trusted(address: str, networks: tuple) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in networks)
+
+
+def client_ip(request) -> str:
+    """The caller's address: the connection's, unless it comes through TRUSTED_PROXIES.
+
+    With a number N of proxies, the client is the address N hops from the right of
+    X-Forwarded-For (what the last proxy appended is the nearest hop); with the proxies'
+    addresses, the right-most address of the chain that is not one of them. What a client
+    writes itself at the left of the header is never believed.
+    """
+    remote = request.META.get("REMOTE_ADDR", "")
+    trusted = settings.TRUSTED_PROXIES
+    header = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    forwarded = [hop for hop in (part.strip() for part in header.split(",")) if hop]
+    if not trusted or not forwarded:
+        return remote
+    if isinstance(trusted, int):
+        return forwarded[-min(trusted, len(forwarded))]
+    networks = _networks(tuple(trusted))
+    chain = [*forwarded, remote]
+    while len(chain) > 1 and _trusted(chain[-1], networks):
+        chain.pop()
+    return chain[-1]
+
+
+class ClientAddress:
+    """Throttles count an anonymous caller by `client_ip`, not by a forgeable header."""
+
+    def get_ident(self, request) -> str:
+        return client_ip(request)
+
+
+class AnonRateThrottle(ClientAddress, throttling.AnonRateThrottle):
+    """Anonymous callers, per client address (rate `anon`)."""
+
+
+class BadKeyThrottle(ClientAddress, throttling.SimpleRateThrottle):
+    """Requests with a key that is not valid, per client address (rate `bad_key`): guessing
+    keys meets a 429 long before it could find one."""
+
+    scope = "bad_key"
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
 class KeyRateThrottle(throttling.SimpleRateThrottle):
@@ -84,7 +159,7 @@ class KeyRateThrottle(throttling.SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": key.pk}
 
 
-class UserRateThrottle(throttling.UserRateThrottle):
+class UserRateThrottle(ClientAddress, throttling.UserRateThrottle):
     """Signed-in users on the site's pages, per user (rate `user`); keys are counted above."""
 
     def get_cache_key(self, request, view):
@@ -93,4 +168,4 @@ class UserRateThrottle(throttling.UserRateThrottle):
         return super().get_cache_key(request, view)
 
 
-THROTTLES = [throttling.AnonRateThrottle, UserRateThrottle, KeyRateThrottle]
+THROTTLES = [AnonRateThrottle, UserRateThrottle, KeyRateThrottle]

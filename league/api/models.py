@@ -84,6 +84,18 @@ class Delivery(models.Model):
         DELIVERED = "delivered", _("Delivered")
         FAILED = "failed", _("Failed")
 
+    # What the log says of a failed attempt: these codes only, nothing of the answer's body
+    # or of the network (an error's text would name hosts and ports).
+    ERRORS = {
+        "bad_url": _("Not an http(s) address"),
+        "unknown_host": _("Host name not known"),
+        "private_url": _("Refused: not a public address"),
+        "timeout": _("No answer in time"),
+        "no_connection": _("Could not connect"),
+        "redirect": _("Redirect not followed"),
+    }
+    FINAL_ERRORS = ("bad_url", "private_url")
+
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
     event_id = models.UUIDField(_("event id"))
@@ -109,3 +121,7 @@ class Delivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.topic} → {self.webhook}"
+
+    @property
+    def error_message(self) -> str:
+        return str(self.ERRORS.get(self.error, ""))

@@ -1,7 +1,9 @@
 """What the API shows of the competition: public fields only, never a live hand's tiles."""
 
+import datetime
 from typing import Any
 
+from django.db import models
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -19,8 +21,46 @@ from league.models import (
 from league.ratings.models import RatingPool
 from league.services.events import EDITABLE
 
+from .auth import may_see
 
-class OrganisationSerializer(serializers.ModelSerializer):
+
+class DateTimeField(serializers.DateTimeField):
+    """Always RFC 3339: in the site's time zone, or in UTC where that zone's offset then had
+    seconds (local mean time, such as -04:39:36 in Santo Domingo before 1890)."""
+
+    def to_representation(self, value: datetime.datetime | None) -> str | None:
+        if value is None:
+            return None
+        value = self.enforce_timezone(value)
+        if value.utcoffset().total_seconds() % 60:
+            value = value.astimezone(datetime.UTC)
+        text = value.isoformat()
+        return text.removesuffix("+00:00") + "Z" if text.endswith("+00:00") else text
+
+
+class ModelSerializer(serializers.ModelSerializer):
+    serializer_field_mapping = {
+        **serializers.ModelSerializer.serializer_field_mapping,
+        models.DateTimeField: DateTimeField,
+    }
+
+
+class EventSlugField(serializers.SlugRelatedField):
+    """An event by its slug. A draft is found only by those who may see it: anyone else gets
+    exactly the answer a slug that does not exist gets."""
+
+    def __init__(self, **kwargs):
+        super().__init__(slug_field="slug", queryset=Event.objects.all(), **kwargs)
+
+    def to_internal_value(self, data: Any) -> Event:
+        event = super().to_internal_value(data)
+        request = self.context.get("request")
+        if request is None or not may_see(request, event):
+            self.fail("does_not_exist", slug_name=self.slug_field, value=str(data))
+        return event
+
+
+class OrganisationSerializer(ModelSerializer):
     parent = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
 
     class Meta:
@@ -28,7 +68,7 @@ class OrganisationSerializer(serializers.ModelSerializer):
         fields = ["id", "slug", "name", "kind", "parent", "country", "city"]
 
 
-class PlayerSerializer(serializers.ModelSerializer):
+class PlayerSerializer(ModelSerializer):
     club = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
     photo = serializers.SerializerMethodField()
 
@@ -45,19 +85,19 @@ class PlayerSerializer(serializers.ModelSerializer):
         return request.build_absolute_uri(url) if request else url
 
 
-class PlayerRefSerializer(serializers.ModelSerializer):
+class PlayerRefSerializer(ModelSerializer):
     class Meta:
         model = Player
         fields = ["id", "display_name"]
 
 
-class DivisionSerializer(serializers.ModelSerializer):
+class DivisionSerializer(ModelSerializer):
     class Meta:
         model = Division
         fields = ["id", "name", "order"]
 
 
-class EventSerializer(serializers.ModelSerializer):
+class EventSerializer(ModelSerializer):
     """An event's settings; `organisation` (a slug) is given once, on creation."""
 
     organisation = serializers.SlugRelatedField(
@@ -101,7 +141,7 @@ class FixturesSerializer(serializers.Serializer):
     first_date = serializers.DateField(required=False, allow_null=True)
 
 
-class RoundSerializer(serializers.ModelSerializer):
+class RoundSerializer(ModelSerializer):
     event = serializers.SlugRelatedField(slug_field="slug", read_only=True)
 
     class Meta:
@@ -109,16 +149,16 @@ class RoundSerializer(serializers.ModelSerializer):
         fields = ["id", "event", "division", "number", "name", "date"]
 
 
-class EntryRefSerializer(serializers.ModelSerializer):
+class EntryRefSerializer(ModelSerializer):
     class Meta:
         model = Entry
         fields = ["id", "name"]
 
 
-class EntrySerializer(serializers.ModelSerializer):
+class EntrySerializer(ModelSerializer):
     """An entry; on creation the players are given by id (`player_1`, `player_2`, …)."""
 
-    event = serializers.SlugRelatedField(slug_field="slug", queryset=Event.objects.all())
+    event = EventSlugField()
     club = serializers.SlugRelatedField(
         slug_field="slug", queryset=Organisation.objects.all(), allow_null=True, required=False
     )
@@ -163,7 +203,7 @@ class EntrySerializer(serializers.ModelSerializer):
 
 
 class ScheduleSerializer(serializers.Serializer):
-    scheduled = serializers.DateTimeField(allow_null=True)
+    scheduled = DateTimeField(allow_null=True)
     venue = serializers.CharField(max_length=120, required=False, allow_blank=True)
     table = serializers.IntegerField(min_value=1, max_value=32767, required=False)
 
@@ -196,7 +236,7 @@ class GameScoreSerializer(serializers.Serializer):
     hands = serializers.IntegerField(help_text="How many hand records the game has.")
 
 
-class ResultSerializer(serializers.ModelSerializer):
+class ResultSerializer(ModelSerializer):
     event = serializers.SlugRelatedField(source="match.event", slug_field="slug", read_only=True)
     games = serializers.SerializerMethodField()
 
@@ -256,7 +296,7 @@ def hand_records(result: Result) -> list[dict[str, Any]]:
     ]
 
 
-class CurrentResultSerializer(serializers.ModelSerializer):
+class CurrentResultSerializer(ModelSerializer):
     class Meta:
         model = Result
         fields = [
@@ -271,7 +311,7 @@ class CurrentResultSerializer(serializers.ModelSerializer):
         ]
 
 
-class MatchSerializer(serializers.ModelSerializer):
+class MatchSerializer(ModelSerializer):
     """A fixture (or a pairing): its round, its two entries (`entry_b` null is a bye)."""
 
     event = serializers.SlugRelatedField(slug_field="slug", read_only=True)
@@ -382,7 +422,7 @@ class BracketSerializer(serializers.Serializer):
     slots = BracketSlotSerializer(many=True)
 
 
-class RatingPoolSerializer(serializers.ModelSerializer):
+class RatingPoolSerializer(ModelSerializer):
     organisation = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
 
     class Meta:
@@ -407,4 +447,4 @@ class RatingHistorySerializer(serializers.Serializer):
     matches = serializers.IntegerField(source="rating.matches")
     provisional = serializers.BooleanField(source="rating.provisional")
     values = serializers.ListField(child=serializers.FloatField())
-    dates = serializers.ListField(child=serializers.DateTimeField())
+    dates = serializers.ListField(child=DateTimeField())

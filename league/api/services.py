@@ -22,6 +22,7 @@ from league.services.audit import audit
 from league.services.errors import ServiceError
 
 from .models import ApiKey, Webhook
+from .webhooks import public_addresses
 
 TOKEN_PREFIX = "cap_"
 MAX_KEYS = 50
@@ -107,8 +108,7 @@ def topics_of(value: Any) -> list[str]:
 @transaction.atomic
 def create_webhook(user, organisation: Organisation, url: str, topics: Any) -> Webhook:
     _require_owner(user, organisation)
-    if not url.startswith(("https://", "http://")):
-        raise ServiceError("bad_url", _("The address must start with https:// or http://."))
+    public_addresses(url)
     if organisation.webhooks.count() >= MAX_WEBHOOKS:
         raise ServiceError("too_many_webhooks", _("Delete a webhook before adding another."))
     webhook = Webhook.objects.create(

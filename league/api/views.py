@@ -20,7 +20,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from league.models import Entry, Event, Match, Organisation, Player, Result, Round
-from league.permissions import can
 from league.ratings import services as ratings
 from league.ratings.models import RatingPool
 from league.services import entries, events, fixtures, results, standings
@@ -29,9 +28,8 @@ from league.tournaments.services import brackets
 from league.tournaments.services import standings as tournament_standings
 
 from . import serializers as s
-from .auth import THROTTLES, ApiKeyAuthentication, KeyScope, api_key, check_scope
+from .auth import THROTTLES, ApiKeyAuthentication, KeyScope, check_scope, may_see
 from .http import ConditionalGetMixin
-from .services import in_scope
 
 MAX_ID = 2**63 - 1
 SLUG = "[-a-zA-Z0-9_]{1,80}"
@@ -82,16 +80,6 @@ class ApiViewSet(ConditionalGetMixin, viewsets.GenericViewSet):
                 event = getattr(event, name)
             visible(self.request, event)
         return found
-
-
-def may_see(request: Request, event: Event) -> bool:
-    """Drafts are seen by their organisers only (by a key, within its organisation)."""
-    if event.status != Event.Status.DRAFT:
-        return True
-    key = api_key(request)
-    return can(request.user, "event.manage", event) and (
-        key is None or in_scope(key, event.organisation)
-    )
 
 
 def visible(request: Request, event: Event) -> Event:

@@ -6,27 +6,89 @@ JSON `{"id", "type", "created", "organisation", "data"}`; `id` is the event id, 
 every attempt, for the receiver to drop repeats. The header
 `X-Capicua-Signature: t=<unix time>,v1=<hex>` is HMAC-SHA256, keyed with the webhook's
 secret, of `"<t>.<body>"`.
+
+A webhook's address must be public: its host name is resolved when the webhook is added and
+again at every delivery, and every address it resolves to must be on the public internet
+(`public_addresses`), unless WEBHOOKS_ALLOW_PRIVATE is on. The delivery goes to the address
+that was checked, and a redirect is never followed.
 """
 
 import hashlib
 import hmac
+import ipaddress
 import json
+import socket
 import uuid
 from typing import Any
+from urllib.parse import SplitResult, urlsplit
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models.signals import post_save
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from league.models import Event, Result, Round
 from league.permissions import lineage
+from league.services.errors import ServiceError
 from league.signals import result_confirmed
 
 from .models import Delivery, Webhook
 
 SIGNATURE_HEADER = "X-Capicua-Signature"
+NAT64 = ipaddress.ip_network("64:ff9b::/96")
+
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def is_public(ip: Address) -> bool:
+    """On the public internet: not loopback, private, shared, link-local, multicast,
+    reserved or unspecified, including IPv4 addresses inside IPv6 ones (mapped, 6to4,
+    Teredo, NAT64)."""
+    if isinstance(ip, ipaddress.IPv6Address):
+        inside = [ip.ipv4_mapped, ip.sixtofour, ip.teredo[1] if ip.teredo else None]
+        if ip in NAT64:
+            inside.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+        if any(v4 is not None and not is_public(v4) for v4 in inside):
+            return False
+    return ip.is_global and not (
+        ip.is_multicast
+        or ip.is_reserved
+        or ip.is_unspecified
+        or ip.is_loopback
+        or ip.is_link_local
+        or ip.is_private
+    )
+
+
+def public_addresses(url: str) -> tuple[SplitResult, list[str]]:
+    """The address's parts and the IP addresses its host resolves to now, each checked.
+
+    Raises ServiceError `bad_url` for an address that is not http(s) with a host,
+    `unknown_host` when the host does not resolve, and `private_url` when any of its IP
+    addresses is not public (allowed only with WEBHOOKS_ALLOW_PRIVATE).
+    """
+    try:
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        parts, port = None, 0
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ServiceError("bad_url", _("The address must start with https:// or http://."))
+    try:
+        found = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as error:
+        raise ServiceError("unknown_host", _("The address's host name is not known.")) from error
+    addresses = list(dict.fromkeys(str(info[4][0]).split("%")[0] for info in found))
+    if not settings.WEBHOOKS_ALLOW_PRIVATE and not all(
+        is_public(ipaddress.ip_address(a)) for a in addresses
+    ):
+        raise ServiceError(
+            "private_url",
+            _("Webhooks go to public addresses only, not to this server or a private network."),
+        )
+    return parts, addresses
 
 
 def signature(secret: str, body: bytes, timestamp: int) -> str:

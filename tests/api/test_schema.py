@@ -41,7 +41,9 @@ def played(league, settings, monkeypatch):
     """
     settings.ALLOWED_HOSTS = ["*"]
     monkeypatch.setattr(
-        SimpleRateThrottle, "THROTTLE_RATES", {"anon": None, "user": None, "key": None}
+        SimpleRateThrottle,
+        "THROTTLE_RATES",
+        {"anon": None, "user": None, "key": None, "bad_key": None},
     )
     play(league, league.matches(1)[0], 150, 40)
     hands = [{"points_a": 150, "points_b": 0, "hands": [EXAMPLE]}]

@@ -3,11 +3,14 @@
 import hashlib
 import hmac
 import json
+import socket
 import threading
 import time
+import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from celery.exceptions import Retry
 from django.conf import settings
 
 from league.api import services
@@ -16,24 +19,32 @@ from league.api.tasks import deliver
 from league.api.webhooks import signature
 from league.models import Event
 from league.services import events
+from league.services.errors import ServiceError
 from tests.league.conftest import build_league, play
 
 
 class Receiver:
-    """Answers 500 to the first `failures` requests, then 200; keeps what it received."""
+    """Answers 500 to the first `failures` requests, then 200 (or redirects to `redirect`);
+    keeps what it received."""
 
-    def __init__(self, failures: int = 0):
+    def __init__(self, failures: int = 0, redirect: str = ""):
         self.failures = failures
         self.received: list[tuple[dict, bytes]] = []
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                receiver.received.append((dict(self.headers), body))
+                length = int(self.headers.get("Content-Length") or 0)
+                receiver.received.append((dict(self.headers), self.rfile.read(length)))
                 failing = len(receiver.received) <= receiver.failures
-                self.send_response(500 if failing else 200)
+                self.send_response(500 if failing else 302 if redirect else 200)
+                if redirect:
+                    self.send_header("Location", redirect)
+                self.send_header("Content-Length", "27")
                 self.end_headers()
+                self.wfile.write(b"internal answer 10.0.0.7:22")
+
+            do_GET = do_POST
 
             def log_message(self, *args):
                 pass
@@ -48,11 +59,14 @@ class Receiver:
 
 
 @pytest.fixture
-def receiver():
+def receiver(settings):
+    """Receivers on loopback, which webhooks reach only with WEBHOOKS_ALLOW_PRIVATE on (the
+    test worker has it on too)."""
+    settings.WEBHOOKS_ALLOW_PRIVATE = True
     made = []
 
-    def make(failures: int = 0) -> Receiver:
-        made.append(Receiver(failures))
+    def make(failures: int = 0, redirect: str = "") -> Receiver:
+        made.append(Receiver(failures, redirect))
         return made[-1]
 
     yield make
@@ -142,9 +156,9 @@ def test_published_rounds_are_announced_and_a_delivery_is_sent_once(
 
 
 @pytest.mark.django_db
-def test_the_owner_sees_the_delivery_log(client, league, receiver):
-    hook = services.create_webhook(
-        league.owner, league.club, "https://club.example/h", ["event.finished"]
+def test_the_owner_sees_the_delivery_log(client, league):
+    hook = Webhook.objects.create(
+        organisation=league.club, url="https://club.example/h", topics=["event.finished"]
     )
     Delivery.objects.create(
         webhook=hook,
@@ -155,8 +169,127 @@ def test_the_owner_sees_the_delivery_log(client, league, receiver):
         status="failed",
         response_status=503,
     )
+    Delivery.objects.create(
+        webhook=hook,
+        event_id="00000000-0000-0000-0000-000000000002",
+        topic=Webhook.Topic.EVENT_FINISHED,
+        body="{}",
+        attempts=1,
+        status="failed",
+        error="private_url",
+    )
     client.force_login(league.owner)
+    client.cookies.load({"django_language": "en"})
     page = client.get(f"/clubs/{league.club.slug}/integrations/").content.decode()
     assert "https://club.example/h" in page and "503" in page
+    assert "Refused: not a public address" in page
     client.force_login(league.organiser)
     assert client.get(f"/clubs/{league.club.slug}/integrations/").status_code == 403
+
+
+# Internal addresses ---------------------------------------------------------------------
+
+INTERNAL = [
+    "http://127.0.0.1:8000/hook",
+    "http://localhost/hook",  # a host name that resolves to 127.0.0.1
+    "http://[::1]/hook",
+    "http://[::ffff:127.0.0.1]/hook",
+    "http://10.0.0.1/hook",
+    "http://192.168.1.1/hook",
+    "http://100.64.0.1/hook",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://[fe80::1]/hook",
+    "http://224.0.0.1/hook",
+    "http://240.0.0.1/hook",
+    "http://0.0.0.0/hook",
+    "http://[::]/hook",
+    "http://[64:ff9b::a00:1]/hook",
+    "http://2130706433/hook",
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", INTERNAL)
+def test_internal_addresses_are_refused_when_a_webhook_is_added(client, league, url):
+    client.force_login(league.owner)
+    client.post(
+        f"/clubs/{league.club.slug}/integrations/",
+        {"hook-url": url, "hook-topics": ["event.finished"]},
+    )
+    assert not Webhook.objects.exists()
+    with pytest.raises(ServiceError) as refused:
+        services.create_webhook(league.owner, league.club, url, ["event.finished"])
+    assert refused.value.code == "private_url"
+
+
+@pytest.mark.django_db
+def test_a_public_address_is_accepted(league, monkeypatch):
+    public = [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.215.14", 443))]
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *args, **kwargs: public)
+    hook = services.create_webhook(
+        league.owner, league.club, "https://club.example/h", ["event.finished"]
+    )
+    assert hook.url == "https://club.example/h"
+
+
+def queued(league, url: str) -> Delivery:
+    """A delivery to `url`, as if the webhook had been added while the address was allowed."""
+    hook = Webhook.objects.create(
+        organisation=league.club, url=url, topics=["event.finished"], secret="s"
+    )
+    return Delivery.objects.create(
+        webhook=hook, event_id=uuid.uuid4(), topic="event.finished", body='{"id": "x"}'
+    )
+
+
+@pytest.mark.django_db
+def test_delivery_checks_the_address_again(league, receiver, settings):
+    server = receiver()
+    settings.WEBHOOKS_ALLOW_PRIVATE = False
+    for url in (server.url, server.url.replace("127.0.0.1", "localhost")):
+        delivery = queued(league, url)
+        assert deliver.apply(args=[str(delivery.pk)]).get() == "failed"
+        delivery.refresh_from_db()
+        assert (delivery.attempts, delivery.error) == (1, "private_url")
+    assert server.received == []
+
+
+@pytest.mark.django_db
+def test_delivery_to_a_real_receiver_on_loopback_when_allowed(league, receiver):
+    server = receiver()
+    delivery = queued(league, server.url.replace("127.0.0.1", "localhost") + "?site=1")
+    assert deliver.apply(args=[str(delivery.pk)]).get() == "delivered"
+    ((headers, body),) = server.received
+    assert body == b'{"id": "x"}' and verify("s", headers, body)
+    assert headers["Host"] == f"localhost:{server.server.server_port}"
+
+
+@pytest.mark.django_db
+def test_a_redirect_is_not_followed(league, receiver):
+    inside = receiver()
+    outside = receiver(redirect=inside.url)
+    delivery = queued(league, outside.url)
+    with pytest.raises(Retry):
+        deliver.apply(args=[str(delivery.pk)], throw=True)
+    delivery.refresh_from_db()
+    assert (delivery.response_status, delivery.error, delivery.status) == (
+        302,
+        "redirect",
+        "pending",
+    )
+    assert len(outside.received) == 1 and inside.received == []
+
+
+@pytest.mark.django_db
+def test_the_log_shows_no_internal_detail(league, receiver):
+    receiver()
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()
+    delivery = queued(league, f"http://127.0.0.1:{port}/hook")
+    with pytest.raises(Retry):
+        deliver.apply(args=[str(delivery.pk)], throw=True)
+    delivery.refresh_from_db()
+    assert (delivery.response_status, delivery.error) == (None, "no_connection")
+    assert str(port) not in delivery.error_message
