@@ -245,7 +245,12 @@ VARIANTS: dict[str, dict[str, Any]] = {
     **_vog_forms("vog_goat", {"preset": "vog", "scoring": "penalty", "target": 101}, False),
     **_vog_forms(
         "vog_international",
-        {"preset": "vog", "first_opener": "highest_tile", "next_opener": "winner_any"},
+        {
+            "preset": "vog",
+            "first_opener": "highest_tile",
+            "next_opener": "winner_any",
+            "after_block_opener": "winner",
+        },
         draw=False,
     ),
 }

@@ -14,7 +14,8 @@ from .errors import TableError
 from .ratings import rating_of
 from .tables import create_table, seat_players
 
-RULES = {"quick": "dominican", "duo": "dominican", "ranked": "tournament"}
+# Every queue plays the Dominican defaults; clasificatoria (ranked) too, as seed 000 says.
+RULES = {"quick": "dominican", "duo": "dominican", "ranked": "dominican"}
 # The widest spread of displayed ratings (OpenSkill ordinals) allowed at a ranked table.
 RANKED_SPREAD = 8.0
 _SHUFFLE = random.SystemRandom()

@@ -5,6 +5,7 @@ import random
 import pytest
 
 from games.engine import (
+    ENDED,
     PRESETS,
     VARIANTS,
     Match,
@@ -14,6 +15,8 @@ from games.engine import (
     bot_action,
     finish_hand,
     is_over,
+    legal_actions,
+    new_hand,
     new_match,
     replay,
     rules_from_spec,
@@ -385,3 +388,27 @@ def test_rules_are_immutable_values():
     with pytest.raises(AttributeError):
         rules.target = 5
     assert rules.with_options(target=5).target == 5 and rules.target == 100
+
+
+@pytest.mark.parametrize(
+    "name", ["vog_international", "vog_international_2p", "vog_international_3p"]
+)
+def test_after_a_won_block_the_winner_opens_the_international_game(name):
+    """rules.md §3: from the second round the previous round's winner opens, a won block
+    included (`after_block_opener = winner`)."""
+    rules = variant(name)
+    assert rules.after_block_opener == "winner"
+    rng = random.Random(3)
+    blocks = 0
+    for _ in range(400):
+        state = new_hand(rules, rng=rng)
+        while state.status not in ENDED:
+            state = apply(state, rng.choice(legal_actions(state)))[0]
+        result = state.result
+        if state.status == "block" and result.winner_side is not None:
+            # Under pairs, the winning pair's seat with the fewest pips (decision 2).
+            assert state.setup.side[result.next_leader] == result.winner_side
+            if result.winner_seat is not None:
+                assert result.next_leader == result.winner_seat
+            blocks += 1
+    assert blocks > 5

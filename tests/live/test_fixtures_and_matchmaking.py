@@ -259,6 +259,7 @@ def test_ranked_matches_close_ratings(db):
         table = matchmaking.join_queue(user, "ranked") or table
     seated = set(table.seats.values_list("user", flat=True))
     assert users[1].pk not in seated and len(seated) == 4
+    assert table.rules == {"preset": "dominican"}  # clasificatoria: the Dominican defaults
     assert QueueEntry.objects.get(user=users[1]).table is None
 
 
