@@ -107,7 +107,7 @@ def table_strings() -> dict:
             "tournament": _("Pollona"),
             "latin": _("Pollona"),
         },
-        "shutout_text": _("%(name)s! %(side)s won with the other side at zero hand points."),
+        "shutout_text": _("%(name)s! The other side ended the match without a hand's points."),
         "match_won": {
             "us": _("We win the match!"),
             "them": _("They win the match."),

@@ -527,6 +527,10 @@
     const t = view.table;
     const finished = t.status === "finished";
     if (!(hand && hand.result) && !finished) { box.hidden = true; return; }
+    if (box.hidden && view.seat !== null) {
+      // The hand just ended: bring its reckoning into view (it lies under the table).
+      requestAnimationFrame(() => box.scrollIntoView({ behavior: "smooth", block: "nearest" }));
+    }
     box.hidden = false;
     box.textContent = "";
     if (hand && hand.result) drawReckoning(box, hand);
@@ -592,7 +596,7 @@
     });
     box.appendChild(totals);
     if (r.match_over && view.table.shutout) {
-      box.appendChild(el("p", { class: "shutout", text: fmt(T.shutout_text, { name: shutoutName(), side: sideName(r.match_winner) }) }));
+      box.appendChild(el("p", { class: "shutout", text: fmt(T.shutout_text, { name: shutoutName() }) }));
     }
   }
 
@@ -691,6 +695,8 @@
     if (t.status === "finished") text = T.finished;
     $("status").textContent = text;
     document.getElementById("table-app").classList.toggle("my-turn", Boolean(legal().length));
+    const invite = document.querySelector(".invite");
+    if (invite) invite.hidden = t.status === "finished";
   }
 
   function render(message) {
