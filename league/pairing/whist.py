@@ -1,27 +1,42 @@
 """Complete whist schedules: everyone partners everyone once and opposes everyone twice.
 
-A whist tournament Wh(v) exists for every v = 4n or 4n + 1. This module searches for a
-Z-cyclic one (the classical construction, e.g. Anderson & Finizio): a single *base round*
-over the integers mod m whose translates ``+0, +1, ..., +(m - 1)`` are the rounds. There is
-no Z-cyclic Wh(9), so for prime-power m the search also tries the group (Z_p)^k.
+A whist tournament Wh(v) exists exactly when v = 4n or 4n + 1 (R. D. Baker, "Whist
+tournaments", Proc. 6th Southeastern Conference on Combinatorics, Graph Theory and Computing,
+Congressus Numerantium 14, 1975; see I. Anderson, *Combinatorial Designs and Tournaments*,
+Oxford 1997, and Anderson's chapter "Whist tournaments" in the *Handbook of Combinatorial
+Designs*, 2nd ed., 2007). Every schedule here is Z-cyclic or 1-rotational, as in Anderson's
+and Finizio's work on Z-cyclic whist: a single *base round* over an abelian group G of order m
+whose translates ``+g`` (g in G) are the m rounds.
 
-- v = 4n + 1: m = v; the base round seats every point except 0, who sits out; point t sits
-  out round t, so everyone sits out exactly once over the v rounds.
-- v = 4n: m = v - 1 plus a fixed point "infinity" that plays every one of the v - 1 rounds.
+- v = 4n + 1: m = v; the base round seats every element except 0, who sits out; element g sits
+  out round g, so everyone sits out exactly once over the v rounds.
+- v = 4n: m = v - 1 plus a fixed point "infinity" that plays every one of the v - 1 rounds
+  (1-rotational).
 
 Translation preserves differences, so the schedule has the whist property exactly when, over
-the base round, the partner differences ``±(a - c)`` cover every nonzero residue once and the
-opponent differences cover every nonzero residue twice (pairs with infinity take care of
-themselves). The base round is found by backtracking table by table, always seating the
-smallest unseated point, with the difference counts as the pruning constraint. Found base
-rounds are cached per size.
+the base round, the partner differences ``±(a - c)`` cover every nonzero element once and the
+opponent differences cover every nonzero element twice (pairs with infinity take care of
+themselves). Base rounds come from:
+
+- primes p = 4n + 1, any size: the classical construction over Z_p (in Anderson's book
+  above): with r a primitive root and ω = r^n (so ω² = -1), the tables are
+  ``(x, -x) v (ωx, -ωx)`` for x = r^0, ..., r^(n-1). Partner differences are ±2x and opponent
+  differences ±x(1 ± ω), each x times a coset of the fourth roots of unity, so they cover every
+  nonzero residue once and twice;
+- the other counts in :mod:`._whist_rounds` (every 4n and 4n + 1 up to :data:`READY_UP_TO`,
+  and a few above it): base rounds found offline by computer search and shipped as data,
+  some as Z-cyclic *patterned starter* whist (partners x and -x; Finizio's ZCPS-Wh), the rest
+  by simulated annealing on the difference counts, over Z_m, and over Z_3 x Z_3 for 9 players
+  (no Z-cyclic Wh(9) exists). The tests check each of them.
+
+So no search runs in a request: a schedule is built in milliseconds from its base round.
 """
 
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
-from math import log, prod
+from math import prod
 
+from ._whist_rounds import BASE_ROUNDS
 from .rotating import RotatingRound
 
 _INFINITY = -1
@@ -29,26 +44,35 @@ _BaseTable = tuple[int, int, int, int]  # (a, c) partners against (b, d)
 
 
 class WhistScheduleError(ValueError):
-    """No whist schedule for this player count (not 4n / 4n + 1, or the search gave up)."""
+    """No whist schedule for this player count. `exists` tells whether one exists at all
+    (4n or 4n + 1 players) though none is on hand here."""
+
+    def __init__(self, count: int, exists: bool) -> None:
+        self.count = count
+        self.exists = exists
+        reason = "none is on hand" if exists else "a whist schedule needs 4n or 4n + 1 players"
+        super().__init__(f"no whist schedule for {count} players: {reason}")
 
 
-def whist_schedule(
-    players: Sequence[Hashable], *, max_steps: int = 2_000_000
-) -> list[RotatingRound]:
+def whist_possible(count: int) -> bool:
+    """Whether a whist schedule exists for `count` players at all."""
+    return count >= 4 and count % 4 in (0, 1)
+
+
+def whist_schedule(players: Sequence[Hashable]) -> list[RotatingRound]:
     """Complete whist schedule for 4n or 4n + 1 players (4n - 1 or 4n + 1 rounds).
 
-    Raises WhistScheduleError when the count does not allow one or when no base round is found
-    within `max_steps` backtracking steps: found within a second up to 17 players and in about
-    a second for 20; from 21 on the default budget runs out after several seconds.
+    Raises WhistScheduleError for any other count, and for a count whose schedule exists but
+    is not on hand (above :data:`READY_UP_TO` players and not a prime 4n + 1).
     """
     count = len(players)
     if len(set(players)) != count:
         raise ValueError("player ids must be unique")
-    if count < 4 or count % 4 > 1:
-        raise WhistScheduleError(f"a whist schedule needs 4n or 4n + 1 players, not {count}")
-    found = _base_round(count, max_steps)
+    if not whist_possible(count):
+        raise WhistScheduleError(count, exists=False)
+    found = _base_round(count)
     if found is None:
-        raise WhistScheduleError(f"no cyclic whist schedule found for {count} players")
+        raise WhistScheduleError(count, exists=True)
     group, base = found
 
     def player(point: int, shift: int) -> Hashable:
@@ -92,90 +116,38 @@ class _Group:
     def add(self, x: int, y: int) -> int:
         return self._code(a + b for a, b in zip(self._digits(x), self._digits(y), strict=True))
 
-    def sub(self, x: int, y: int) -> int:
-        return self._code(a - b for a, b in zip(self._digits(x), self._digits(y), strict=True))
+
+def _is_prime(n: int) -> bool:
+    return n > 1 and all(n % p for p in range(2, int(n**0.5) + 1))
 
 
-def _groups(order: int) -> list[_Group]:
-    """Cyclic group first; also the elementary abelian one for a prime power (no cyclic
-    Wh(9) exists, but one over Z_3 x Z_3 does)."""
-    groups = [_Group((order,))]
-    prime = next(p for p in range(2, order + 1) if order % p == 0)
-    power = round(log(order, prime))
-    if power > 1 and prime**power == order:
-        groups.append(_Group((prime,) * power))
-    return groups
+def _prime_base_round(p: int) -> tuple[_BaseTable, ...]:
+    """(x, -x) v (ωx, -ωx) over Z_p, p = 4n + 1 prime (see the module docstring)."""
+    n = (p - 1) // 4
+    root = next(
+        g for g in range(2, p) if all(pow(g, (p - 1) // q, p) != 1 for q in _prime_factors(p - 1))
+    )
+    omega = pow(root, n, p)
+    tables = []
+    for i in range(n):
+        x = pow(root, i, p)
+        tables.append((x, p - x, omega * x % p, (p - omega * x) % p))
+    return tuple(tables)
 
 
-class _GiveUp(Exception):
-    pass
+def _prime_factors(n: int) -> set[int]:
+    return {q for q in range(2, n + 1) if n % q == 0 and _is_prime(q)}
 
 
-@cache
-def _base_round(count: int, max_steps: int) -> tuple[_Group, tuple[_BaseTable, ...]] | None:
-    order = count if count % 4 else count - 1
-    for group in _groups(order):
-        try:
-            return group, _search(group, count % 4 == 0, max_steps)
-        except _GiveUp:
-            continue
+def _base_round(count: int) -> tuple[_Group, tuple[_BaseTable, ...]] | None:
+    if count in BASE_ROUNDS:
+        moduli, tables = BASE_ROUNDS[count]
+        return _Group(moduli), tables
+    if count % 4 == 1 and _is_prime(count):
+        return _Group((count,)), _prime_base_round(count)
     return None
 
 
-def _search(group: _Group, infinity: bool, max_steps: int) -> tuple[_BaseTable, ...]:
-    order = group.order
-    points = [_INFINITY, *range(order)] if infinity else list(range(1, order))
-    difference = [[group.sub(x, y) for y in range(order)] for x in range(order)]
-    partner_use = [0] * order  # how often each difference is used, by partners...
-    opponent_use = [0] * order  # ... and by opponents
-    free = set(points)
-    tables: list[_BaseTable] = []
-    steps = 0
-
-    def shift(x: int, y: int, by: int, use: list[int], limit: int) -> bool:
-        """Count the differences ±(x - y) (none with infinity); False if over `limit`."""
-        if _INFINITY in (x, y):
-            return True
-        there, back = difference[x][y], difference[y][x]
-        use[there] += by
-        use[back] += by
-        return use[there] <= limit and use[back] <= limit
-
-    def seat(table: _BaseTable, by: int) -> bool:
-        a, c, b, d = table
-        fits = shift(a, c, by, partner_use, 1) & shift(b, d, by, partner_use, 1)
-        for x in (a, c):
-            for y in (b, d):
-                fits &= shift(x, y, by, opponent_use, 2)
-        return fits
-
-    def search() -> bool:
-        nonlocal steps
-        if not free:
-            return True
-        a = min(free)  # infinity (-1) first
-        free.remove(a)
-        for c in sorted(free):
-            free.remove(c)
-            rest = sorted(free)
-            for i, b in enumerate(rest):
-                for d in rest[i + 1 :]:
-                    steps += 1
-                    if steps > max_steps:
-                        raise _GiveUp
-                    table = (a, c, b, d)
-                    if seat(table, 1):
-                        free.difference_update((b, d))
-                        tables.append(table)
-                        if search():
-                            return True
-                        tables.pop()
-                        free.update((b, d))
-                    seat(table, -1)
-            free.add(c)
-        free.add(a)
-        return False
-
-    if not search():
-        raise _GiveUp
-    return tuple(tables)
+READY_UP_TO = next(
+    v - 1 for v in range(4, 10**4) if whist_possible(v) and _base_round(v) is None
+)  # a schedule is on hand for every 4n and 4n + 1 players up to this count

@@ -4,6 +4,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from league.models import Event
+from league.pairing import WhistScheduleError
 from league.services.errors import ServiceError
 from league.tournaments.models import Seat, SitOut, TableResult
 from league.tournaments.services import individual
@@ -56,6 +57,31 @@ def test_whist_schedule(build_event):
     with pytest.raises(ServiceError) as error:
         individual.seat_round(data.organiser, data.event)
     assert error.value.code == "schedule_complete"
+
+
+def test_whist_for_24_players_is_seated_at_once(build_event):
+    # 24 players used to be refused, after seconds of search, with a message that was false.
+    data = build_event(INDIVIDUAL, 24, whist=True)
+    round_ = individual.seat_round(data.organiser, data.event)
+    assert round_.seats.count() == 24 and not round_.sit_outs.exists()
+
+
+def test_whist_refusals_say_why(build_event, monkeypatch):
+    data = build_event(INDIVIDUAL, 6, whist=True)
+    with pytest.raises(ServiceError) as error:
+        individual.seat_round(data.organiser, data.event)
+    assert error.value.code == "no_whist"
+    assert "4n + 1" in str(error.value.message)
+
+    def not_on_hand(players):
+        raise WhistScheduleError(len(players), exists=True)
+
+    monkeypatch.setattr(individual, "whist_schedule", not_on_hand)
+    with pytest.raises(ServiceError) as error:
+        individual.seat_round(data.organiser, data.event)
+    assert error.value.code == "whist_unavailable"
+    message = str(error.value.message)
+    assert " 6 " in message and f" {individual.WHIST_READY_UP_TO}," in message
 
 
 def test_table_results_need_a_second_person(build_event):
