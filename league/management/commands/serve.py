@@ -1,23 +1,100 @@
-"""Serve Capicúa: the ASGI server and its background workers, stopped together by Ctrl-C."""
+"""Serve Capicúa: the ASGI server and its background workers, kept alive together.
 
+A child that exits is started again, after a back-off that doubles while it keeps failing
+(1 s, 2 s, 4 s … at most 30 s; a child that ran for a minute starts from 1 s again), and
+every exit and restart is logged. Only Ctrl-C or SIGTERM stops everything.
+"""
+
+import logging
 import os
 import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
+
+logger = logging.getLogger("capicua.serve")
 
 DEMO_LOGINS = [
     ("organiser", "the club's organiser and referee"),
     ("ana", "a player"),
     ("admin", "staff, for /admin/"),
 ]
+FIRST_BACKOFF = 1.0
+MAX_BACKOFF = 30.0
+STABLE_SECONDS = 60.0  # a child that ran this long starts its back-off from the beginning
+STOP_SECONDS = 15.0
+
+
+@dataclass
+class Child:
+    """One supervised process: its command, the running process, its back-off."""
+
+    name: str
+    command: list[str]
+    process: subprocess.Popen | None = None
+    started: float = 0.0
+    backoff: float = FIRST_BACKOFF
+    restart_at: float | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(self.command, env=os.environ.copy())
+        self.started, self.restart_at = time.monotonic(), None
+        logger.info("%s started (pid %s)", self.name, self.process.pid)
+
+    def check(self, now: float) -> None:
+        """Schedule a restart when the process exited; start it again once it is time."""
+        if self.restart_at is None and self.process.poll() is not None:
+            if now - self.started >= STABLE_SECONDS:
+                self.backoff = FIRST_BACKOFF
+            self.restart_at = now + self.backoff
+            logger.error(
+                "%s exited with %s; restarting in %.0f s",
+                self.name,
+                self.process.returncode,
+                self.backoff,
+            )
+            self.backoff = min(MAX_BACKOFF, self.backoff * 2)
+        elif self.restart_at is not None and now >= self.restart_at:
+            self.start()
+
+
+def supervise(commands: dict[str, list[str]]) -> None:
+    """Run the commands, restarting any that exits, until SIGINT or SIGTERM."""
+    stopping = False
+
+    def stop(signum, frame) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    children = [Child(name, command) for name, command in commands.items()]
+    for child in children:
+        child.start()
+    try:
+        while not stopping:
+            now = time.monotonic()
+            for child in children:
+                child.check(now)
+            time.sleep(0.3)
+    finally:
+        running = [c.process for c in children if c.process and c.process.poll() is None]
+        for process in running:
+            process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + STOP_SECONDS
+        for process in running:
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
 
 
 class Command(BaseCommand):
-    help = "Run the web server with its Celery worker (and beat), as one supervised group."
+    help = "Run the web server with its Celery worker (and beat), restarting any that stops."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--host", default="127.0.0.1")
@@ -42,6 +119,9 @@ class Command(BaseCommand):
             host,
             "--port",
             str(port),
+            "--respawn-failed-workers",  # a worker that dies is replaced, its sockets reconnect
+            "--respawn-interval",
+            "1",
             "config.asgi:application",
         ]
         worker = [python, "-m", "celery", "-A", "config", "worker", "-l", "INFO"]
@@ -77,9 +157,6 @@ class Command(BaseCommand):
         if options["no_worker"]:
             commands = {"web": commands["web"]}
 
-        processes = {
-            name: subprocess.Popen(cmd, env=os.environ.copy()) for name, cmd in commands.items()
-        }
         url = f"http://{host}:{port}/"
         self.stdout.write(self.style.SUCCESS(f"\nCapicúa is running at {url}"))
         if settings.DEBUG:
@@ -87,30 +164,5 @@ class Command(BaseCommand):
             for username, who in DEMO_LOGINS:
                 self.stdout.write(f"  {username:<10} {who}")
         self.stdout.write("Press Ctrl-C to stop.\n")
-
-        stopping = False
-
-        def stop(signum, frame) -> None:
-            nonlocal stopping
-            stopping = True
-
-        signal.signal(signal.SIGINT, stop)
-        signal.signal(signal.SIGTERM, stop)
-        try:
-            while not stopping:
-                for name, process in processes.items():
-                    if process.poll() is not None:
-                        self.stderr.write(f"{name} exited with {process.returncode}; stopping.")
-                        stopping = True
-                time.sleep(0.3)
-        finally:
-            for process in processes.values():
-                if process.poll() is None:
-                    process.send_signal(signal.SIGTERM)
-            deadline = time.monotonic() + 15
-            for process in processes.values():
-                try:
-                    process.wait(timeout=max(0.1, deadline - time.monotonic()))
-                except subprocess.TimeoutExpired:
-                    process.kill()
-            self.stdout.write("Stopped.")
+        supervise(commands)
+        self.stdout.write("Stopped.")
