@@ -1,23 +1,29 @@
-"""Latency and throughput of the API's standings and fixtures of a 500-pair event.
+"""Throughput of the API's standings and fixtures, side by side with a static file.
 
-    .venv/bin/python benchmarks/api.py [--pairs 500] [--rounds 9] [--seconds 5]
+    .venv/bin/python benchmarks/api.py [--pairs 500] [--rounds 9] [--seconds 5] [--keep]
 
 Needs PostgreSQL (and Redis for the cache, as in production): BENCH_DATABASE_URL (default
 postgres://postgres@127.0.0.1:5432/capicua_bench_api) names a database that the script creates
-and drops; BENCH_REDIS_URL (default redis://127.0.0.1:6379/9) is flushed. The event is a Swiss
-tournament of `pairs` pairs with `rounds` published rounds, all but the last played. Its
-standings are computed once per results version and then come from the cache (the time of
-that first, cold request is printed too); its fixtures are the last round's 250 matches in
-one page, read from the database on every request. The production server (granian, 2
-workers, DEBUG off) serves it on loopback, connecting to PostgreSQL per request; an
-asyncio client keeps 1, 8 and 32 connections busy for `seconds` each and prints p50 and
-p99 latency and requests per second. The anonymous rate limit is lifted.
+and drops (`--keep` leaves it, and the next run reuses it); BENCH_REDIS_URL (default
+redis://127.0.0.1:6379/9) is flushed. The event is a Swiss tournament of `pairs` pairs with
+`rounds` published rounds, all but the last played.
+
+The production server (granian, 2 workers, DEBUG off) serves on loopback, connecting to
+PostgreSQL per request. In the same run and on the same server an asyncio client keeps 1, 8
+and 32 connections busy for `seconds` on each of: a static file (WhiteNoise, in the same
+processes), the standings (after the first request, from the cache), the standings
+revalidated with `If-None-Match` (304), and the fixtures of the last round (250 matches in one
+page, read from the database on every request). It prints each one's requests per second,
+p50 and p99 latency, and its throughput as a share of the static file's. The server's rate
+limits are off (API_RATE_ANON empty), so the benchmark never measures its own 429s. The
+server's process group is stopped whatever happens.
 """
 
 import argparse
 import asyncio
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -25,6 +31,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -44,19 +51,20 @@ def server_env() -> dict[str, str]:
         "DEBUG": "0",
         "SECURE_SSL": "0",
         "ALLOWED_HOSTS": "127.0.0.1",
-        "API_RATE_ANON": "100000000/min",
+        "API_RATE_ANON": "",
         "CAPICUA_VAR_DIR": tempfile.mkdtemp(prefix="capicua-bench-"),
         "LOG_LEVEL": "WARNING",
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
 
 
-def admin(statement: str) -> None:
+def admin(statement: str, *params: str) -> list[tuple]:
     import psycopg
 
     parts = urlsplit(DATABASE_URL)
     with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as conn:
-        conn.execute(statement)
+        cursor = conn.execute(statement, params or None)
+        return cursor.fetchall() if cursor.description else []
 
 
 def database_name() -> str:
@@ -64,12 +72,14 @@ def database_name() -> str:
 
 
 def build(pairs: int, rounds: int) -> str:
-    """The event, written in bulk (the data, not the services, is what is measured here)."""
+    """The event, written in bulk (the data, not the services, is what is measured here);
+    an event already there (`--keep`) is reused."""
     import django
     from django.core.management import call_command
 
     django.setup()
     call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
     from django.contrib.auth import get_user_model
     from django.core.cache import cache
     from django.utils import timezone
@@ -78,6 +88,9 @@ def build(pairs: int, rounds: int) -> str:
     from league.services import events
 
     cache.clear()
+    existing = Event.objects.filter(name="Open 500").first()
+    if existing is not None:
+        return existing.slug
     club = Organisation.objects.create(name="Club Benchmark", slug="club-benchmark")
     owner = get_user_model().objects.create_user("bench-owner")
     Membership.objects.create(organisation=club, user=owner, role=Membership.Role.OWNER)
@@ -141,6 +154,7 @@ def free_port() -> int:
 
 
 def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, int]:
+    """granian in a process group of its own, so that stopping it stops its workers."""
     port = free_port()
     process = subprocess.Popen(
         [
@@ -161,16 +175,36 @@ def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, int]:
         ],
         cwd=ROOT,
         env=env,
+        start_new_session=True,
     )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError(f"the server exited with {process.returncode}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
+                    return process, port
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError("the server did not start")
+    except BaseException:
+        stop_server(process)
+        raise
+
+
+def stop_server(process: subprocess.Popen) -> None:
+    """Stop the server's whole process group: SIGTERM, then SIGKILL after 10 s."""
+    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
-                return process, port
-        except OSError:
-            time.sleep(0.2)
-    process.kill()
-    raise RuntimeError("the server did not start")
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
 
 
 async def get(reader, writer, request: bytes) -> int:
@@ -194,29 +228,58 @@ async def get(reader, writer, request: bytes) -> int:
     return status
 
 
-async def client(port: int, path: str, until: float, latencies: list[float]) -> None:
+@dataclass(frozen=True)
+class Target:
+    label: str
+    path: str
+    status: int = 200
+    headers: str = ""
+
+
+async def client(port: int, target: Target, until: float, latencies: list[float]) -> None:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n"
-    while time.perf_counter() < until:
-        started = time.perf_counter()
-        status = await get(reader, writer, request.encode())
-        if status != 200:
-            raise RuntimeError(f"{path}: HTTP {status}")
-        latencies.append(time.perf_counter() - started)
-    writer.close()
+    request = (
+        f"GET {target.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n"
+        f"{target.headers}\r\n"
+    ).encode()
+    try:
+        while time.perf_counter() < until:
+            started = time.perf_counter()
+            status = await get(reader, writer, request)
+            if status != target.status:
+                raise RuntimeError(f"{target.path}: HTTP {status}, expected {target.status}")
+            latencies.append(time.perf_counter() - started)
+    finally:
+        writer.close()
 
 
 async def measure(
-    port: int, path: str, clients: int, seconds: float
+    port: int, target: Target, clients: int, seconds: float
 ) -> tuple[int, float, float, float]:
-    await asyncio.gather(*(client(port, path, time.perf_counter() + 1, []) for _ in range(clients)))
+    warm = time.perf_counter() + min(1.0, seconds / 2)
+    await asyncio.gather(*(client(port, target, warm, []) for _ in range(clients)))
     latencies: list[float] = []
     started = time.perf_counter()
     until = started + seconds
-    await asyncio.gather(*(client(port, path, until, latencies) for _ in range(clients)))
+    await asyncio.gather(*(client(port, target, until, latencies) for _ in range(clients)))
     elapsed = time.perf_counter() - started
     cuts = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else latencies * 99
     return len(latencies), len(latencies) / elapsed, cuts[49] * 1000, cuts[98] * 1000
+
+
+def targets(port: int, slug: str, rounds: int) -> list[Target]:
+    standings = f"/api/v1/events/{slug}/standings/"
+    cold = time.perf_counter()
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{standings}") as response:
+        etag = response.headers["ETag"]
+        response.read()
+    print(f"standings, first (cold) request: {(time.perf_counter() - cold) * 1000:.0f} ms")
+    return [
+        Target("static", "/static/css/capicua.css"),
+        Target("standings", standings),
+        Target("standings 304", standings, 304, f"If-None-Match: {etag}\r\n"),
+        Target("fixtures 250", f"/api/v1/matches/?event={slug}&round={rounds}&page_size=250"),
+    ]
 
 
 def main() -> None:
@@ -224,13 +287,15 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--seconds", type=float, default=5)
+    parser.add_argument("--keep", action="store_true", help="keep the database for next time")
     args = parser.parse_args()
     env = server_env()
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
     name = database_name()
-    admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    admin(f'CREATE DATABASE "{name}"')
+    if not (args.keep and admin("SELECT 1 FROM pg_database WHERE datname = %s", name)):
+        admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin(f'CREATE DATABASE "{name}"')
     import redis
 
     redis.Redis.from_url(REDIS_URL).flushdb()
@@ -239,29 +304,28 @@ def main() -> None:
         started = time.perf_counter()
         slug = build(args.pairs, args.rounds)
         took = time.perf_counter() - started
-        print(f"{args.pairs} pairs, {args.rounds} rounds built in {took:.1f} s")
+        print(f"{args.pairs} pairs, {args.rounds} rounds ready in {took:.1f} s")
         process, port = start_server(env)
-        cold = time.perf_counter()
-        urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/events/{slug}/standings/").read()
-        print(f"standings, first (cold) request: {(time.perf_counter() - cold) * 1000:.0f} ms")
-        endpoints = {
-            "standings": f"/api/v1/events/{slug}/standings/",
-            "fixtures": f"/api/v1/matches/?event={slug}&round={args.rounds}&page_size=250",
-        }
-        header = ("endpoint", "clients", "requests", "req/s", "p50 ms", "p99 ms")
-        print("{:<10} {:>7} {:>9} {:>8} {:>8} {:>8}".format(*header))
-        for label, path in endpoints.items():
-            for clients in CONCURRENCY:
-                count, rate, p50, p99 = asyncio.run(measure(port, path, clients, args.seconds))
-                print(f"{label:<10} {clients:>7} {count:>9} {rate:>8.1f} {p50:>8.1f} {p99:>8.1f}")
+        measured = targets(port, slug, args.rounds)
+        header = ("endpoint", "clients", "requests", "req/s", "p50 ms", "p99 ms", "of static")
+        print("{:<14} {:>7} {:>9} {:>8} {:>8} {:>8} {:>9}".format(*header))
+        for clients in CONCURRENCY:
+            static = None
+            for target in measured:
+                count, rate, p50, p99 = asyncio.run(measure(port, target, clients, args.seconds))
+                static = static or rate
+                print(
+                    f"{target.label:<14} {clients:>7} {count:>9} {rate:>8.1f} {p50:>8.1f} "
+                    f"{p99:>8.1f} {rate / static:>8.0%}"
+                )
     finally:
         if process is not None:
-            process.terminate()
-            process.wait(timeout=20)
+            stop_server(process)
         from django.db import connections
 
         connections.close_all()
-        admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        if not args.keep:
+            admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 if __name__ == "__main__":

@@ -15,3 +15,8 @@ def close_sockets_on_logout(sender, request, user, **kwargs) -> None:
 # (`correction=True`; `result.corrects` is the result it replaced). Arguments: sender=Result,
 # match, result, correction. Ratings and webhooks subscribe here.
 result_confirmed = Signal()
+
+# Sent when what an event's standings show changes (a result, a correction, a withdrawal, a
+# round, the event's settings), at once and again after the transaction commits (a reader
+# in between may have cached the old tables). Arguments: sender=Event, event.
+standings_changed = Signal()

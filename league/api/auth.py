@@ -160,10 +160,11 @@ class KeyRateThrottle(throttling.SimpleRateThrottle):
 
 
 class UserRateThrottle(ClientAddress, throttling.UserRateThrottle):
-    """Signed-in users on the site's pages, per user (rate `user`); keys are counted above."""
+    """Signed-in users on the site's pages, per user (rate `user`); keys are counted above,
+    and anonymous callers by the `anon` rate only (DRF's class counts them here too)."""
 
     def get_cache_key(self, request, view):
-        if api_key(request) is not None:
+        if api_key(request) is not None or not request.user.is_authenticated:
             return None
         return super().get_cache_key(request, view)
 

@@ -3,9 +3,10 @@
 import hashlib
 import math
 import time
+from dataclasses import dataclass
 
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
 from django.utils.translation import get_language
@@ -34,24 +35,57 @@ def last_modified(identity: str, etag: str) -> int:
     return stamp
 
 
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A rendered 200 answer with its validators, as kept in the cache."""
+
+    body: bytes
+    content_type: str
+    etag: str
+    stamp: int
+
+
+VARY = ["Accept", "Accept-Language", "Authorization", "X-Api-Key"]
+
+
+def freeze(request: HttpRequest, body: bytes, content_type: str) -> Rendered:
+    """The answer's bytes, its ETag (a hash of the body) and its Last-Modified."""
+    etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+    identity = "|".join([request.get_full_path(), content_type, get_language() or ""])
+    return Rendered(body, content_type, etag, last_modified(identity, etag))
+
+
+def conditional(
+    request: HttpRequest, rendered: Rendered, response: HttpResponseBase | None = None
+) -> HttpResponseBase:
+    """The answer with its validators, or 304 Not Modified when the client's copy is
+    current (`response` is built from `rendered` when not given)."""
+    if response is None:
+        response = HttpResponse(rendered.body, content_type=rendered.content_type)
+    response["ETag"] = rendered.etag
+    response["Last-Modified"] = http_date(rendered.stamp)
+    patch_vary_headers(response, VARY)
+    return get_conditional_response(
+        request, etag=rendered.etag, last_modified=rendered.stamp, response=response
+    )
+
+
 class ConditionalGetMixin:
     """For a DRF view: a 200 answer to GET or HEAD gets an ETag (a hash of the body) and a
-    Last-Modified, and becomes 304 Not Modified when the client's copy is current."""
+    Last-Modified, and becomes 304 Not Modified when the client's copy is current. An answer
+    that already has its validators (served from the cache) is left as it is."""
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
-        if request.method not in ("GET", "HEAD") or response.status_code != 200:
+        if (
+            request.method not in ("GET", "HEAD")
+            or response.status_code != 200
+            or response.has_header("ETag")
+        ):
             return response
         response.render()
-        etag = f'"{hashlib.sha256(response.content).hexdigest()[:32]}"'
-        identity = "|".join(
-            [request.get_full_path(), response.get("Content-Type", ""), get_language() or ""]
-        )
-        stamp = last_modified(identity, etag)
-        response["ETag"] = etag
-        response["Last-Modified"] = http_date(stamp)
-        patch_vary_headers(response, ["Accept", "Accept-Language", "Authorization", "X-Api-Key"])
-        return get_conditional_response(request, etag=etag, last_modified=stamp, response=response)
+        rendered = freeze(request, response.content, response.get("Content-Type", ""))
+        return conditional(request, rendered, response)
 
 
 class ReadCorsMiddleware:

@@ -7,6 +7,7 @@ a key never reaches beyond its organisation or its access.
 
 import django_filters
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -29,7 +30,7 @@ from league.tournaments.services import standings as tournament_standings
 
 from . import serializers as s
 from .auth import THROTTLES, ApiKeyAuthentication, KeyScope, check_scope, may_see
-from .http import ConditionalGetMixin
+from .http import ConditionalGetMixin, conditional, freeze
 
 MAX_ID = 2**63 - 1
 SLUG = "[-a-zA-Z0-9_]{1,80}"
@@ -244,25 +245,26 @@ class EventViewSet(
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def standings(self, request: Request, slug: str) -> Response:
         """The standings (by division, or by group), ranked by the event's tiebreaks in order;
-        the same tables as the event's pages. Kept in the cache until a result changes them
-        (`results_version`)."""
-        event = self.get_object()
+        the same tables as the event's pages. Their JSON is kept in the cache, rendered, with
+        its ETag until something they show changes: a request whose `If-None-Match` matches
+        gets 304 without touching the database."""
         wanted = _valid(s.DivisionFilterSerializer, request, request.query_params)["division"]
-        key = (
-            f"api:standings:{event.pk}:{event.created.timestamp()}:{event.results_version}:{wanted}"
-        )
-        body = cache.get(key)
-        if body is None:
-            tables = [
-                t for t in standing_tables(event) if not wanted or str(t["division"]) == wanted
-            ]
-            if wanted and not tables:
-                raise Http404
-            body = s.StandingsSerializer(
-                {"event": event.slug, "results_version": event.results_version, "tables": tables}
-            ).data
-            cache.set(key, body, STANDINGS_CACHED)
-        return Response(body)
+        if request.accepted_renderer.format != "json":
+            return Response(standings_body(self.get_object(), wanted))
+        key = standings_cache_key(slug)
+        variants = cache.get(key) or {}
+        rendered = variants.get(wanted)
+        if rendered is None:
+            event = self.get_object()
+            body = request.accepted_renderer.render(
+                standings_body(event, wanted),
+                request.accepted_media_type,
+                self.get_renderer_context(),
+            )
+            rendered = freeze(request, body, request.accepted_media_type)
+            if still_current(event):
+                cache.set(key, {**variants, wanted: rendered}, STANDINGS_CACHED)
+        return conditional(request, rendered)
 
     @extend_schema(responses=s.BracketSerializer)
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
@@ -279,6 +281,38 @@ class EventViewSet(
             "slots": [vars(slot) for slot in brackets.bracket_view(bracket)],
         }
         return Response(s.BracketSerializer(body).data)
+
+
+def standings_cache_key(slug: str) -> str:
+    return f"api:standings:{slug}"
+
+
+def standings_body(event: Event, division: int | None) -> dict:
+    tables = [t for t in standing_tables(event) if not division or t["division"] == division]
+    if division and not tables:
+        raise Http404
+    return s.StandingsSerializer(
+        {"event": event.slug, "results_version": event.results_version, "tables": tables}
+    ).data
+
+
+def still_current(event: Event) -> bool:
+    """Standings computed from `event` may be kept: it is public and no change to them
+    committed meanwhile (else a stale table would outlive the change that dropped it)."""
+    return (
+        event.status != Event.Status.DRAFT
+        and Event.objects.filter(pk=event.pk, results_version=event.results_version).exists()
+    )
+
+
+def forget_standings(sender, event: Event, **kwargs) -> None:
+    cache.delete(standings_cache_key(event.slug))
+
+
+def forget_event_standings(sender, instance: Event, raw: bool = False, **kwargs) -> None:
+    if not raw:
+        forget_standings(sender, instance)
+        transaction.on_commit(lambda: forget_standings(sender, instance))
 
 
 def standing_tables(event: Event) -> list[dict]:
@@ -415,6 +449,12 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
         "event", "round", "entry_a", "entry_b"
     ).prefetch_related(CURRENT)
     event_field = "event"
+
+    def list(self, request: Request, *args, **kwargs) -> Response:
+        """Read from the columns shown, without model instances: a fixed number of queries
+        (count, page, current results) whatever the page size."""
+        matches = self.filter_queryset(self.get_queryset()).values(*s.MATCH_COLUMNS)
+        return self.get_paginated_response(s.match_rows(self.paginate_queryset(matches)))
 
     def _written(self, match: Match) -> Response:
         return Response(self.get_serializer(self.get_queryset().get(pk=match.pk)).data)

@@ -11,6 +11,7 @@ from games.engine import Rules, RulesError, rules_from_spec
 
 from ..models import Division, Event, Organisation, Result, Season
 from ..permissions import require
+from ..signals import standings_changed
 from .audit import audit, snapshot
 from .errors import ServiceError
 
@@ -200,6 +201,8 @@ def create_season(user, organisation: Organisation, **fields: Any) -> Season:
 def bump_standings(event: Event) -> None:
     """Something that standings depend on changed: cached standings are now stale."""
     Event.objects.filter(pk=event.pk).update(results_version=F("results_version") + 1)
+    standings_changed.send(sender=Event, event=event)
+    transaction.on_commit(lambda: standings_changed.send(sender=Event, event=event))
 
 
 @transaction.atomic
