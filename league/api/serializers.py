@@ -20,8 +20,11 @@ from league.models import (
 )
 from league.ratings.models import RatingPool
 from league.services.events import EDITABLE
+from league.tournaments.models import DraftPairing
 
 from .auth import may_see
+
+MAX_ID = 2**63 - 1
 
 
 class DateTimeField(serializers.DateTimeField):
@@ -475,6 +478,67 @@ class BracketSerializer(serializers.Serializer):
     grand_final_reset = serializers.BooleanField()
     first_round = serializers.IntegerField()
     slots = BracketSlotSerializer(many=True)
+
+
+class DraftPairingSerializer(ModelSerializer):
+    """A table of the Swiss round being drafted (organisers only): `entry_b` null is the
+    bye; a pinned table is kept when the round is paired again. `rematch` warns of a repeat
+    meeting or a forbidden pairing."""
+
+    entry_a = EntryRefSerializer(read_only=True)
+    entry_b = EntryRefSerializer(read_only=True, allow_null=True)
+    rematch = serializers.SerializerMethodField()
+
+    class Meta:
+        model = DraftPairing
+        fields = ["id", "number", "table", "entry_a", "entry_b", "pinned", "rematch"]
+        read_only_fields = fields
+
+    def get_rematch(self, pairing: DraftPairing) -> bool:
+        return pairing.pk in self.context.get("rematches", ())
+
+
+class SwapSerializer(serializers.Serializer):
+    """Two entries of the draft round exchange places; both their tables become pinned."""
+
+    first = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    second = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+
+
+class PinSerializer(serializers.Serializer):
+    pairing = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, help_text="A draft table's id."
+    )
+    pinned = serializers.BooleanField(default=True)
+
+
+class UnpairedSerializer(serializers.Serializer):
+    round = serializers.IntegerField(help_text="The number of the round withdrawn.")
+
+
+class DrawBracketSerializer(serializers.Serializer):
+    """Seeds by hand, best first (every entry that plays, once); without them the event's
+    seeding option decides."""
+
+    seeds = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        required=False,
+        allow_empty=False,
+        max_length=1024,
+    )
+
+
+class CorrectionSerializer(ResultInputSerializer):
+    """A correction of a confirmed result (`note` says why). In a bracket, a correction that
+    changes the winner resets the later matches that depended on it: `reset` must list
+    exactly their ids, as the preview gave them (omitted or empty when nothing resets)."""
+
+    reset = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        required=False,
+        default=list,
+        max_length=1024,
+    )
 
 
 class RatingPoolSerializer(ModelSerializer):

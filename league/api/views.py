@@ -11,28 +11,31 @@ from django.db import transaction
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
 from rest_framework.filters import OrderingFilter
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from league.models import Entry, Event, Match, Organisation, Player, Result, Round
+from league.permissions import require
 from league.ratings import services as ratings
 from league.ratings.models import RatingPool
 from league.services import entries, events, fixtures, results, standings
-from league.tournaments.models import Bracket
-from league.tournaments.services import brackets
+from league.tournaments.models import Bracket, BracketSlot, DraftPairing
+from league.tournaments.services import brackets, swiss
 from league.tournaments.services import standings as tournament_standings
 
 from . import serializers as s
 from .auth import THROTTLES, ApiKeyAuthentication, KeyScope, check_scope, may_see
 from .http import ConditionalGetMixin, conditional, freeze
+from .serializers import MAX_ID
 
-MAX_ID = 2**63 - 1
 SLUG = "[-a-zA-Z0-9_]{1,80}"
 STANDINGS_CACHED = 60 * 60 * 24
 CURRENT = Prefetch(
@@ -266,6 +269,97 @@ class EventViewSet(
                 cache.set(key, {**variants, wanted: rendered}, STANDINGS_CACHED)
         return conditional(request, rendered)
 
+    # Running a Swiss tournament: the same services as the organiser's dashboard.
+
+    def _draft(self, event: Event, pairings: list[DraftPairing] | None = None) -> Response:
+        pairings = swiss.draft(event) if pairings is None else pairings
+        context = {"rematches": swiss.rematches(event, pairings) if pairings else set()}
+        return Response(s.DraftPairingSerializer(pairings, many=True, context=context).data)
+
+    def _organised(self, request: Request) -> Event:
+        """The event, for its organisers only (a draft round is theirs alone)."""
+        event = self.get_object()
+        write(request, event)
+        require(request.user, "event.manage", event)
+        return event
+
+    @extend_schema(responses=s.DraftPairingSerializer(many=True))
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def draft(self, request: Request, slug: str) -> Response:
+        """The Swiss round being drafted, table by table (organisers only)."""
+        return self._draft(self._organised(request))
+
+    @extend_schema(request=None, responses=s.DraftPairingSerializer(many=True))
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
+    def pair(self, request: Request, slug: str) -> Response:
+        """Pair the next Swiss round as a draft (again: pinned tables are kept). Refused
+        (422) while the latest round has matches without a confirmed result, or once every
+        round is paired."""
+        event = self._organised(request)
+        return self._draft(event, swiss.pair_round(request.user, event))
+
+    @extend_schema(request=s.SwapSerializer, responses=s.DraftPairingSerializer(many=True))
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
+    def swap(self, request: Request, slug: str) -> Response:
+        """Exchange two entries' places in the draft; both tables become pinned."""
+        event = self._organised(request)
+        data = _valid(s.SwapSerializer, request)
+        first, second = (
+            get_object_or_404(Entry, event=event, pk=data[side]) for side in ("first", "second")
+        )
+        return self._draft(event, swiss.swap(request.user, event, first, second))
+
+    @extend_schema(request=s.PinSerializer, responses=s.DraftPairingSerializer(many=True))
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
+    def pin(self, request: Request, slug: str) -> Response:
+        """Pin (or unpin) a draft table: pairing the round again keeps it."""
+        event = self._organised(request)
+        data = _valid(s.PinSerializer, request)
+        pairing = get_object_or_404(DraftPairing, event=event, pk=data["pairing"])
+        swiss.pin(request.user, pairing, data["pinned"])
+        return self._draft(event)
+
+    @extend_schema(request=None, responses={201: s.RoundSerializer})
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
+    def publish(self, request: Request, slug: str) -> Response:
+        """The draft becomes the round that everyone sees and plays."""
+        event = self._organised(request)
+        round_ = swiss.publish(request.user, event)
+        return Response(s.RoundSerializer(round_).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={204: None})
+    @action(detail=True, methods=["post"], url_path="discard-draft")
+    def discard_draft(self, request: Request, slug: str) -> Response:
+        """Throw the draft round away."""
+        event = self._organised(request)
+        swiss.discard_draft(request.user, event)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(request=None, responses=s.UnpairedSerializer)
+    @action(detail=True, methods=["post"])
+    def unpair(self, request: Request, slug: str) -> Response:
+        """Withdraw the latest published round; refused (422) once a result was entered in
+        it."""
+        event = self._organised(request)
+        return Response({"round": swiss.unpair(request.user, event)})
+
+    @extend_schema(request=s.DrawBracketSerializer, responses={201: s.BracketSerializer})
+    @action(detail=True, methods=["post"], url_path="draw-bracket")
+    def draw_bracket(self, request: Request, slug: str) -> Response:
+        """Seed and draw the bracket of a single- or double-elimination event. It moves on
+        by itself as results are confirmed; a correction that changes a winner resets what
+        depended on it (see the match's `correction-preview`)."""
+        event = self._organised(request)
+        data = _valid(s.DrawBracketSerializer, request)
+        seeds = None
+        if "seeds" in data:
+            found = Entry.objects.in_bulk(data["seeds"])
+            seeds = [found[pk] for pk in data["seeds"] if pk in found]
+            if len(seeds) != len(data["seeds"]) or any(e.event_id != event.pk for e in seeds):
+                raise ValidationError({"seeds": [_("Seed entries of this event, each once.")]})
+        bracket = brackets.create_bracket(request.user, event, seeds)
+        return Response(bracket_body(bracket), status=status.HTTP_201_CREATED)
+
     @extend_schema(responses=s.BracketSerializer)
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def bracket(self, request: Request, slug: str) -> Response:
@@ -273,14 +367,18 @@ class EventViewSet(
         bracket = Bracket.objects.filter(event=self.get_object()).first()
         if bracket is None:
             raise Http404
-        body = {
-            **{
-                f: getattr(bracket, f)
-                for f in ("kind", "third_place", "grand_final_reset", "first_round")
-            },
-            "slots": [vars(slot) for slot in brackets.bracket_view(bracket)],
-        }
-        return Response(s.BracketSerializer(body).data)
+        return Response(bracket_body(bracket))
+
+
+def bracket_body(bracket: Bracket) -> dict:
+    body = {
+        **{
+            f: getattr(bracket, f)
+            for f in ("kind", "third_place", "grand_final_reset", "first_round")
+        },
+        "slots": [vars(slot) for slot in brackets.bracket_view(bracket)],
+    }
+    return s.BracketSerializer(body).data
 
 
 def standings_cache_key(slug: str) -> str:
@@ -490,15 +588,40 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
         result = results.enter_result(request.user, match, data["games"], data["note"])
         return Response(s.ResultSerializer(result).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=s.ResultInputSerializer, responses={201: s.ResultSerializer})
+    @extend_schema(request=s.CorrectionSerializer, responses={201: s.ResultSerializer})
     @action(detail=True, methods=["post"])
     def correction(self, request: Request, pk: str) -> Response:
-        """An organiser corrects the confirmed result (a note saying why is required)."""
+        """An organiser corrects the confirmed result (a note saying why is required). In a
+        bracket, a correction that changes the winner must name in `reset` exactly the later
+        matches that it resets (see `correction-preview`), else it is refused (422
+        `confirm_reset`) and nothing changes."""
+        match = self.get_object()
+        data = _valid(s.CorrectionSerializer, request)
+        write(request, match.event)
+        if BracketSlot.objects.filter(match=match).exists():
+            brackets.correct_result(request.user, match, data["games"], data["note"], data["reset"])
+            result = match.results.get(status=Result.Status.CONFIRMED)
+        else:
+            result = results.correct_result(request.user, match, data["games"], data["note"])
+        return Response(s.ResultSerializer(result).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.ResultInputSerializer, responses=s.MatchSerializer(many=True))
+    @action(detail=True, methods=["post"], url_path="correction-preview")
+    def correction_preview(self, request: Request, pk: str) -> Response:
+        """What a correction to these games would reset: the bracket's later matches that
+        depended on this one's winner (empty when the winner stays). Changes nothing."""
         match = self.get_object()
         data = _valid(s.ResultInputSerializer, request)
         write(request, match.event)
-        result = results.correct_result(request.user, match, data["games"], data["note"])
-        return Response(s.ResultSerializer(result).data, status=status.HTTP_201_CREATED)
+        require(request.user, "event.manage", match.event)
+        reset = brackets.reset_preview(match, data["games"])
+        return Response(
+            s.match_rows(
+                Match.objects.filter(pk__in=[m.pk for m in reset])
+                .order_by("round__number", "table")
+                .values(*s.MATCH_COLUMNS)
+            )
+        )
 
     @extend_schema(responses=s.LiveHandSerializer(many=True))
     @action(

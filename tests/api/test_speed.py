@@ -50,6 +50,7 @@ def test_a_division_has_its_own_cached_table(api, db):
     league = build_league(size=4, generate=False)
     first = events.add_division(league.organiser, league.event, "Primera")
     second = events.add_division(league.organiser, league.event, "Segunda")
+    events.set_status(league.organiser, league.event, "registration")
     url = f"/api/v1/events/{league.event.slug}/standings/"
     assert [t["name"] for t in api.get(url).json()["tables"]] == ["Primera", "Segunda"]
     for division in (first, second, first):
@@ -72,11 +73,14 @@ def test_lists_take_the_same_queries_whatever_the_page_size(api, path):
     league = build_league(size=8)
     for match in league.matches(1) + league.matches(2):
         play(league, match, 150, 40)
+    for name in ("Copa", "Torneo", "Abierto"):
+        event = events.create_event(league.organiser, league.club, name=name)
+        events.set_status(league.organiser, event, "registration")
     url = f"/api/v1/{path}/"
     small, response = _queries(api, url, QUERY_STRING="page_size=1")
     assert len(response.json()["results"]) == 1
     large, response = _queries(api, url, QUERY_STRING="page_size=100")
-    assert len(response.json()["results"]) > 4
+    assert len(response.json()["results"]) >= 4
     assert small == large
 
 
