@@ -295,6 +295,11 @@ WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE", False)
 # Webhooks: attempts per delivery, and the first retry's delay (seconds; doubling after).
 WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", "6"))
 WEBHOOK_RETRY_BASE = float(os.environ.get("WEBHOOK_RETRY_BASE", "30"))
+# Live scores as Server-Sent Events: how often a stream reads the scores, how long it stays
+# open before the client reconnects, and the reconnection delay it asks for.
+LIVE_STREAM_POLL = float(os.environ.get("LIVE_STREAM_POLL", "2"))
+LIVE_STREAM_SECONDS = float(os.environ.get("LIVE_STREAM_SECONDS", "300"))
+LIVE_STREAM_RETRY_MS = 3000
 SPECTACULAR_SETTINGS = {
     "TITLE": "Capicúa API",
     "DESCRIPTION": "Leagues, tournaments, results, standings and ratings of partnership dominoes.",

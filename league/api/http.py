@@ -81,6 +81,7 @@ class ConditionalGetMixin:
             request.method not in ("GET", "HEAD")
             or response.status_code != 200
             or response.has_header("ETag")
+            or response.streaming
         ):
             return response
         response.render()

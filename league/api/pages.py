@@ -1,4 +1,5 @@
-"""The owner's page for API keys and webhooks, and the embeddable standings and fixtures."""
+"""The owner's page for API keys and webhooks, and the embeddable standings, fixtures and
+bracket."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -14,6 +15,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from league.models import Event, Match, Organisation, Result
 from league.services import standings
 from league.services.errors import ServiceError
+from league.tournaments.models import Bracket
+from league.tournaments.views import bracket_columns
 
 from . import services
 from .forms import ApiKeyForm, WebhookForm
@@ -119,6 +122,19 @@ def widget_standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = _public_event(slug)
     tables = [(d, standings.table(event, d)) for d in (list(event.divisions.all()) or [None])]
     return _widget(request, "league_api/widget_standings.html", {"event": event, "tables": tables})
+
+
+@xframe_options_exempt
+@require_GET
+def widget_bracket(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event's elimination bracket (or its groups' playoff), to frame on a club's site."""
+    event = _public_event(slug)
+    bracket = Bracket.objects.filter(event=event).first()
+    return _widget(
+        request,
+        "league_api/widget_bracket.html",
+        {"event": event, "columns": bracket_columns(bracket)},
+    )
 
 
 @xframe_options_exempt

@@ -7,6 +7,7 @@ from django.db import models
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.models import Table
 from league.models import (
     Division,
     Entry,
@@ -19,6 +20,7 @@ from league.models import (
     Season,
 )
 from league.ratings.models import RatingPool
+from league.services.entries import MAX_CSV_BYTES, ImportPreview
 from league.services.events import EDITABLE
 from league.tournaments.models import DraftPairing
 
@@ -68,7 +70,7 @@ class OrganisationSerializer(ModelSerializer):
 
     class Meta:
         model = Organisation
-        fields = ["id", "slug", "name", "kind", "parent", "country", "city"]
+        fields = ["id", "slug", "name", "kind", "parent", "country", "city", "updated"]
 
 
 class PlayerSerializer(ModelSerializer):
@@ -77,7 +79,7 @@ class PlayerSerializer(ModelSerializer):
 
     class Meta:
         model = Player
-        fields = ["id", "display_name", "club", "country", "photo"]
+        fields = ["id", "display_name", "club", "country", "photo", "updated"]
 
     @extend_schema_field(serializers.URLField(allow_null=True))
     def get_photo(self, player: Player) -> str | None:
@@ -125,9 +127,18 @@ class EventSerializer(ModelSerializer):
             "created",
             "divisions",
             "results_version",
+            "updated",
             *EDITABLE,
         ]
-        read_only_fields = ["id", "slug", "status", "created", "divisions", "results_version"]
+        read_only_fields = [
+            "id",
+            "slug",
+            "status",
+            "created",
+            "divisions",
+            "results_version",
+            "updated",
+        ]
 
     def get_fields(self):
         fields = super().get_fields()
@@ -149,7 +160,7 @@ class RoundSerializer(ModelSerializer):
 
     class Meta:
         model = Round
-        fields = ["id", "event", "division", "number", "name", "date"]
+        fields = ["id", "event", "division", "number", "name", "date", "updated"]
 
 
 class EntryRefSerializer(ModelSerializer):
@@ -201,8 +212,9 @@ class EntrySerializer(ModelSerializer):
             "checked_in",
             "lot",
             "registered",
+            "updated",
         ]
-        read_only_fields = ["id", "status", "late", "checked_in", "lot", "registered"]
+        read_only_fields = ["id", "status", "late", "checked_in", "lot", "registered", "updated"]
 
 
 class ScheduleSerializer(serializers.Serializer):
@@ -261,6 +273,7 @@ class ResultSerializer(ModelSerializer):
             "confirmed",
             "corrects",
             "note",
+            "updated",
         ]
         read_only_fields = fields
 
@@ -340,8 +353,9 @@ class MatchSerializer(ModelSerializer):
             "scheduled",
             "status",
             "result",
+            "updated",
         ]
-        read_only_fields = ["id", "parent", "board", "status"]
+        read_only_fields = ["id", "parent", "board", "status", "updated"]
 
     @extend_schema_field(CurrentResultSerializer(allow_null=True))
     def get_result(self, match: Match) -> dict | None:
@@ -366,6 +380,7 @@ MATCH_COLUMNS = (
     "venue",
     "scheduled",
     "status",
+    "updated",
 )
 
 
@@ -381,7 +396,8 @@ def match_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         .values("match", *CurrentResultSerializer.Meta.fields)
     ):
         current.setdefault(result.pop("match"), result)
-    scheduled = MatchSerializer().fields["scheduled"].to_representation
+    fields = MatchSerializer().fields
+    scheduled, updated = fields["scheduled"].to_representation, fields["updated"].to_representation
     return [
         {
             "id": row["id"],
@@ -401,6 +417,7 @@ def match_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "scheduled": scheduled(row["scheduled"]) if row["scheduled"] else None,
             "status": row["status"],
             "result": current.get(row["id"]),
+            "updated": updated(row["updated"]),
         }
         for row in rows
     ]
@@ -448,6 +465,10 @@ class StandingsSerializer(serializers.Serializer):
     tables = TableSerializer(many=True)
 
 
+class UpdatedSinceSerializer(serializers.Serializer):
+    updated_since = DateTimeField()
+
+
 class DivisionFilterSerializer(serializers.Serializer):
     division = serializers.IntegerField(min_value=1, required=False, default=None)
 
@@ -478,6 +499,78 @@ class BracketSerializer(serializers.Serializer):
     grand_final_reset = serializers.BooleanField()
     first_round = serializers.IntegerField()
     slots = BracketSlotSerializer(many=True)
+
+
+class EntryImportSerializer(serializers.Serializer):
+    """A CSV of entrants, as on the event's import page: for pairs the columns player 1,
+    player 2 and optionally club, seed and rating; one player per row for individual events;
+    the first line names the columns. Every row is entered, or none."""
+
+    csv = serializers.CharField(max_length=MAX_CSV_BYTES, trim_whitespace=False)
+    add_players = serializers.BooleanField(
+        default=True, help_text="Names not on the club's roster become new roster players."
+    )
+    dry_run = serializers.BooleanField(
+        default=False, help_text="Only say what would be entered, and what is wrong."
+    )
+
+
+class ImportProblemSerializer(serializers.Serializer):
+    line = serializers.IntegerField(allow_null=True, help_text="The file's line, or null.")
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class ImportedPlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField(allow_null=True, help_text="Null: a new roster player.")
+    name = serializers.CharField()
+
+
+class ImportRowSerializer(serializers.Serializer):
+    line = serializers.IntegerField()
+    players = ImportedPlayerSerializer(many=True)
+    club = serializers.CharField(allow_null=True, help_text="The club's slug.")
+    seed = serializers.IntegerField(allow_null=True)
+    rating = serializers.FloatField(allow_null=True)
+
+
+class EntryImportPreviewSerializer(serializers.Serializer):
+    ok = serializers.BooleanField(help_text="True when the file can be imported as it is.")
+    rows = ImportRowSerializer(many=True)
+    problems = ImportProblemSerializer(many=True)
+
+
+def import_preview(preview: ImportPreview) -> dict[str, Any]:
+    rows = [
+        {
+            "line": row.line,
+            "players": [
+                {"id": player.pk if player else None, "name": name}
+                for name, player in zip(row.names, row.players, strict=True)
+            ],
+            "club": row.club.slug if row.club else None,
+            "seed": row.seed,
+            "rating": row.rating,
+        }
+        for row in preview.rows
+    ]
+    body = {"ok": preview.ok, "rows": rows, "problems": preview.problems()}
+    return EntryImportPreviewSerializer(body).data
+
+
+class LiveScoreSerializer(serializers.Serializer):
+    """The public score of a match played at a live table: never a tile."""
+
+    match = serializers.IntegerField()
+    table = serializers.CharField(help_text="The live table's code.")
+    status = serializers.ChoiceField(choices=Table.Status.choices)
+    hand_number = serializers.IntegerField(help_text="The hand in play (or the last one).")
+    scores = serializers.ListField(
+        child=serializers.IntegerField(), min_length=2, max_length=2, help_text="Side A, side B."
+    )
+    target = serializers.IntegerField(help_text="The points that win the match.")
+    over = serializers.BooleanField()
+    winner = serializers.IntegerField(allow_null=True, help_text="0: side A, 1: side B.")
 
 
 class DraftPairingSerializer(ModelSerializer):

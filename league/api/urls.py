@@ -16,4 +16,5 @@ urlpatterns = [
     ),
     path("widget/events/<slug:slug>/standings/", pages.widget_standings, name="widget_standings"),
     path("widget/events/<slug:slug>/fixtures/", pages.widget_fixtures, name="widget_fixtures"),
+    path("widget/events/<slug:slug>/bracket/", pages.widget_bracket, name="widget_bracket"),
 ]

@@ -5,23 +5,28 @@ competition services with the caller (a signed-in user, or the owner behind an A
 a key never reaches beyond its organisation or its access.
 """
 
+import json
+
 import django_filters
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Prefetch, Q, QuerySet
-from django.http import Http404
+from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
-from rest_framework.filters import OrderingFilter
+from rest_framework.filters import BaseFilterBackend, OrderingFilter
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config.api import exception_handler
 from league.models import Entry, Event, Match, Organisation, Player, Result, Round
 from league.permissions import require
 from league.ratings import services as ratings
@@ -34,6 +39,7 @@ from league.tournaments.services import standings as tournament_standings
 from . import serializers as s
 from .auth import THROTTLES, ApiKeyAuthentication, KeyScope, check_scope, may_see
 from .http import ConditionalGetMixin, conditional, freeze
+from .live import event_scores, match_score, score_stream
 from .serializers import MAX_ID
 
 SLUG = "[-a-zA-Z0-9_]{1,80}"
@@ -59,6 +65,49 @@ class StableOrdering(OrderingFilter):
         return queryset.order_by(*queryset.query.order_by, "pk")
 
 
+class EventStreamRenderer(BaseRenderer):
+    """`text/event-stream` for the live scores' stream (its errors are JSON)."""
+
+    media_type = "text/event-stream"
+    format = "sse"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
+        return json.dumps(data).encode()
+
+
+class UpdatedSince(BaseFilterBackend):
+    """`?updated_since=`: a list's rows that changed at or after that time (RFC 3339)."""
+
+    @staticmethod
+    def tracked(view) -> bool:
+        return any(f.name == "updated" for f in view.queryset.model._meta.fields)
+
+    def filter_queryset(self, request: Request, queryset: QuerySet, view) -> QuerySet:
+        wanted = "updated_since" in request.query_params
+        if view.action != "list" or not wanted or not self.tracked(view):
+            return queryset
+        since = _valid(s.UpdatedSinceSerializer, request, request.query_params)["updated_since"]
+        return queryset.filter(updated__gte=since)
+
+    def get_schema_operation_parameters(self, view) -> list[dict]:
+        if not self.tracked(view):
+            return []
+        return [
+            {
+                "name": "updated_since",
+                "in": "query",
+                "required": False,
+                "description": (
+                    "Only what was created or changed at or after this time (RFC 3339), "
+                    "each row's `updated`. A change is stamped just before it commits: to "
+                    "poll, ask again from a minute before the newest `updated` you saw. "
+                    "Deleted rows are not listed."
+                ),
+                "schema": {"type": "string", "format": "date-time"},
+            }
+        ]
+
+
 class ApiViewSet(ConditionalGetMixin, viewsets.GenericViewSet):
     """Lists leave out what belongs to draft events; one object of a draft event is found
     by its organisers only (`event_field` leads from the object to its event)."""
@@ -67,7 +116,11 @@ class ApiViewSet(ConditionalGetMixin, viewsets.GenericViewSet):
     permission_classes = [KeyScope]
     throttle_classes = THROTTLES
     pagination_class = Pagination
-    filter_backends = [django_filters.rest_framework.DjangoFilterBackend, StableOrdering]
+    filter_backends = [
+        django_filters.rest_framework.DjangoFilterBackend,
+        UpdatedSince,
+        StableOrdering,
+    ]
     lookup_value_regex = "[0-9]{1,18}"
     event_field: str | None = None
 
@@ -343,6 +396,31 @@ class EventViewSet(
         event = self._organised(request)
         return Response({"round": swiss.unpair(request.user, event)})
 
+    @extend_schema(
+        request=s.EntryImportSerializer,
+        responses={201: s.EntrySerializer(many=True), 200: s.EntryImportPreviewSerializer},
+    )
+    @action(detail=True, methods=["post"], url_path="import-entries")
+    def import_entries(self, request: Request, slug: str) -> Response:
+        """Enter many entrants from a CSV at once (organisers), every row or none: a file
+        with any bad row is refused (422 `bad_csv`) with `problems`, one per bad row, and
+        nothing is entered. `dry_run` answers the preview instead (200)."""
+        event = self._organised(request)
+        data = _valid(s.EntryImportSerializer, request)
+        if data["dry_run"]:
+            preview = entries.preview_entrants(event, data["csv"], add_players=data["add_players"])
+            return Response(s.import_preview(preview))
+        try:
+            made = entries.import_entrants(
+                request.user, event, data["csv"], add_players=data["add_players"]
+            )
+        except entries.ImportRefused as refused:
+            response = exception_handler(refused, {})
+            response.data["error"]["problems"] = refused.preview.problems()
+            return response
+        body = s.EntrySerializer(made, many=True, context=self.get_serializer_context()).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
     @extend_schema(request=s.DrawBracketSerializer, responses={201: s.BracketSerializer})
     @action(detail=True, methods=["post"], url_path="draw-bracket")
     def draw_bracket(self, request: Request, slug: str) -> Response:
@@ -359,6 +437,39 @@ class EventViewSet(
                 raise ValidationError({"seeds": [_("Seed entries of this event, each once.")]})
         bracket = brackets.create_bracket(request.user, event, seeds)
         return Response(bracket_body(bracket), status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=s.LiveScoreSerializer(many=True))
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def live(self, request: Request, slug: str) -> Response:
+        """The public scores of the event's matches played at live tables, round by round
+        and table by table: the score, the hand in play and the table's state. Never a
+        tile; `live/stream` follows them."""
+        return Response(event_scores(self.get_object()))
+
+    @extend_schema(
+        responses={(200, "text/event-stream"): OpenApiTypes.STR},
+        description=(
+            "The event's live scores as Server-Sent Events: a `scores` event (data: the "
+            "list that `live` answers) at once and whenever a score changes; comments keep a "
+            "quiet stream open. The stream ends after a few minutes and the browser's "
+            "EventSource reconnects by itself."
+        ),
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="live/stream",
+        filter_backends=[],
+        pagination_class=None,
+        renderer_classes=[EventStreamRenderer, JSONRenderer],
+    )
+    def live_stream(self, request: Request, slug: str) -> StreamingHttpResponse:
+        response = StreamingHttpResponse(
+            score_stream(self.get_object()), content_type="text/event-stream"
+        )
+        response["Cache-Control"] = "no-cache"
+        response["X-Accel-Buffering"] = "no"
+        return response
 
     @extend_schema(responses=s.BracketSerializer)
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
@@ -622,6 +733,16 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
                 .values(*s.MATCH_COLUMNS)
             )
         )
+
+    @extend_schema(responses=s.LiveScoreSerializer)
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def live(self, request: Request, pk: str) -> Response:
+        """The public score of this match's live table (404 when it is not played at
+        one): never a tile."""
+        score = match_score(self.get_object())
+        if score is None:
+            raise Http404
+        return Response(score)
 
     @extend_schema(responses=s.LiveHandSerializer(many=True))
     @action(

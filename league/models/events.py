@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engine import PRESETS
 
 from .organisations import Organisation, Player
+from .touched import updated_field
 
 # The engine's presets (docs/rules.md), in its order; only their names for people live here.
 _PRESET_LABELS = {
@@ -149,6 +150,7 @@ class Event(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created = models.DateTimeField(auto_now_add=True)
+    updated = updated_field()
     results_version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
@@ -244,6 +246,7 @@ class Entry(models.Model):
     registered = models.DateTimeField(_("registered"), auto_now_add=True)
     late = models.BooleanField(_("late entry"), default=False)
     checked_in = models.DateTimeField(_("checked in"), null=True, blank=True)
+    updated = updated_field()
     lot = models.PositiveIntegerField(_("lot"), null=True, blank=True)
     seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
     rating = models.FloatField(_("rating"), null=True, blank=True)
@@ -271,6 +274,7 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField(_("round"))
     name = models.CharField(_("name"), max_length=80, blank=True)
     date = models.DateField(_("date"), null=True, blank=True)
+    updated = updated_field()
 
     class Meta:
         ordering = ["number", "pk"]
@@ -317,6 +321,7 @@ class Match(models.Model):
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.SCHEDULED
     )
+    updated = updated_field()
 
     class Meta:
         ordering = ["round__number", "table", "pk"]

@@ -3,6 +3,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from .touched import updated_field
+
 
 class Organisation(models.Model):
     """A club, or a federation or association that groups clubs."""
@@ -26,6 +28,7 @@ class Organisation(models.Model):
     country = models.CharField(_("country"), max_length=2, blank=True)
     city = models.CharField(_("city"), max_length=80, blank=True)
     created = models.DateTimeField(auto_now_add=True)
+    updated = updated_field()
 
     class Meta:
         ordering = ["name"]
@@ -142,6 +145,7 @@ class Player(models.Model):
         help_text=_("Notifications and emails reach you in this language."),
     )
     created = models.DateTimeField(auto_now_add=True)
+    updated = updated_field()
 
     class Meta:
         ordering = ["display_name"]

@@ -6,6 +6,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from .events import Event, Match
+from .touched import updated_field
 
 
 class ResultStatus(models.TextChoices):
@@ -44,6 +45,7 @@ class Result(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     confirmed = models.DateTimeField(_("confirmed"), null=True, blank=True)
+    updated = updated_field()
     corrects = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="corrections"
     )

@@ -58,7 +58,7 @@ def _event(request: HttpRequest, slug: str) -> Event:
     return event
 
 
-def _bracket_columns(bracket: Bracket | None) -> list:
+def bracket_columns(bracket: Bracket | None) -> list:
     """[(stage label, [(round name, [slot, ...]), ...]), ...] for drawing the bracket."""
     if bracket is None:
         return []
@@ -104,7 +104,7 @@ def _page(request: HttpRequest, event: Event) -> dict:
         "tournament": tournament_of(event),
         "manager": can(request.user, "event.manage", event),
         "bracket": bracket,
-        "columns": _bracket_columns(bracket),
+        "columns": bracket_columns(bracket),
         "tiebreaks": [labels.get(key, key) for key in event.tiebreaks],
         **_standings(event),
     }

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 def test_players_show_public_fields_only(api, league):
     body = api.get("/api/v1/players/", {"club__slug": league.club.slug}).json()
     assert body["count"] == 4 + 4 * 2
-    assert set(body["results"][0]) == {"id", "display_name", "club", "country", "photo"}
+    assert set(body["results"][0]) == {"id", "display_name", "club", "country", "photo", "updated"}
 
 
 def test_clubs_and_organisations(api, league):

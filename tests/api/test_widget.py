@@ -1,11 +1,16 @@
-"""Embeddable standings and fixtures: framable, in the club site's language."""
+"""Embeddable standings, fixtures and bracket: framable, in the club site's language."""
 
 import pytest
 from django.template import Context, Template
 from django.test import RequestFactory
 
+from league.models import Event
 from league.services import events
+from league.tournaments.models import BracketSlot
+from league.tournaments.services import brackets
 from tests.league.conftest import play
+from tests.tournaments.conftest import build
+from tests.tournaments.conftest import play as tournament_play
 
 pytestmark = pytest.mark.django_db
 
@@ -65,3 +70,37 @@ def test_the_club_page_links_owners_to_keys_and_webhooks(client, league, who, sh
     client.force_login(getattr(league, who))
     page = client.get(f"/clubs/{league.club.slug}/").content.decode()
     assert (f"/clubs/{league.club.slug}/integrations/" in page) is shown
+
+
+def _bracket_event(size: int = 4):
+    data = build(Event.Format.DOUBLE_ELIMINATION, size, tag="w", grand_final_reset=True)
+    events.set_status(data.organiser, data.event, Event.Status.REGISTRATION)
+    return data
+
+
+def test_bracket_widget_shows_the_draw_and_who_won(client, django_capture_on_commit_callbacks):
+    data = _bracket_event()
+    url = f"/widget/events/{data.event.slug}/bracket/"
+    assert "La llave aún no está sorteada." in client.get(url, {"lang": "es"}).content.decode()
+    bracket = brackets.create_bracket(data.organiser, data.event)
+    first = BracketSlot.objects.get(bracket=bracket, number=1).match
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_play(data, first)
+    response = client.get(url, {"lang": "en"})
+    assert response.status_code == 200 and "X-Frame-Options" not in response
+    body = response.content.decode()
+    assert all(entry.name in body for entry in data.entries)
+    assert f'<span class="side won">{first.entry_a.name}</span>' in body
+    assert "Correct" not in body  # the organiser's links stay on the site
+
+
+@pytest.mark.parametrize(("fmt", "shown"), [("double_elimination", True), ("league", False)])
+def test_the_snippet_offers_the_bracket_to_bracket_events(league, fmt, shown):
+    event = events.create_event(league.organiser, league.club, name="Copa", format=fmt)
+    event = events.set_status(league.organiser, event, Event.Status.REGISTRATION)
+    request = RequestFactory().get("/")
+    request.user = league.organiser
+    html = Template("{% load api_widgets %}{% widget_snippet event %}").render(
+        Context({"request": request, "event": event})
+    )
+    assert (f"/widget/events/{event.slug}/bracket/?lang=" in html) is shown

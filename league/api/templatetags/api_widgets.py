@@ -9,8 +9,11 @@ from django.utils.translation import gettext as _
 
 from league.models import Event, Organisation
 from league.permissions import can
+from league.tournaments.services.common import ELIMINATION_FORMATS
 
 from ..services import may_administer
+
+BRACKET_FORMATS = (*ELIMINATION_FORMATS, Event.Format.GROUPS_PLAYOFF)
 
 register = template.Library()
 
@@ -22,7 +25,11 @@ def widget_snippet(context, event: Event) -> str:
         return ""
     return render_to_string(
         "league_api/widget_snippet.html",
-        {"event": event, "base": f"{request.scheme}://{request.get_host()}"},
+        {
+            "event": event,
+            "base": f"{request.scheme}://{request.get_host()}",
+            "bracket": event.format in BRACKET_FORMATS,
+        },
         request=request,
     )
 
