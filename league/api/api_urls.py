@@ -14,5 +14,6 @@ router.register("entries", views.EntryViewSet, basename="entry")
 router.register("matches", views.MatchViewSet, basename="match")
 router.register("results", views.ResultViewSet, basename="result")
 router.register("ratings", views.RatingPoolViewSet, basename="rating-pool")
+router.register("webhooks", views.WebhookViewSet, basename="webhook")
 
 urlpatterns = router.urls

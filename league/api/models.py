@@ -54,6 +54,12 @@ class Webhook(models.Model):
         RESULT_CONFIRMED = "result.confirmed", _("Result confirmed")
         STANDINGS_CHANGED = "standings.changed", _("Standings changed")
         EVENT_FINISHED = "event.finished", _("Event finished")
+        RESULT_PROPOSED = "result.proposed", _("Result proposed")
+        RESULT_DISPUTED = "result.disputed", _("Result disputed")
+        MATCH_SCHEDULED = "match.scheduled", _("Match scheduled")
+        ENTRY_CHANGED = "entry.changed", _("Entry changed")
+        EVENT_STATUS_CHANGED = "event.status_changed", _("Event status changed")
+        PING = "ping", _("Ping (sent on request)")
 
     organisation = models.ForeignKey(
         Organisation, on_delete=models.CASCADE, related_name="webhooks"

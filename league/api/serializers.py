@@ -25,6 +25,7 @@ from league.services.events import EDITABLE
 from league.tournaments.models import DraftPairing
 
 from .auth import may_see
+from .models import Delivery, Webhook
 
 MAX_ID = 2**63 - 1
 
@@ -556,6 +557,50 @@ def import_preview(preview: ImportPreview) -> dict[str, Any]:
     ]
     body = {"ok": preview.ok, "rows": rows, "problems": preview.problems()}
     return EntryImportPreviewSerializer(body).data
+
+
+class WebhookSerializer(ModelSerializer):
+    """A webhook of an organisation the caller owns. Its signing secret is shown once, in
+    the answer that creates it."""
+
+    organisation = serializers.SlugRelatedField(
+        slug_field="slug", queryset=Organisation.objects.all()
+    )
+    topics = serializers.ListField(
+        child=serializers.ChoiceField(choices=Webhook.Topic.choices),
+        allow_empty=False,
+        max_length=len(Webhook.Topic.values),
+    )
+    secret = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Webhook
+        fields = ["id", "organisation", "url", "topics", "active", "created", "secret"]
+        read_only_fields = ["id", "active", "created", "secret"]
+
+    def get_secret(self, webhook: Webhook) -> str | None:
+        return webhook.secret if self.context.get("created") else None
+
+
+class DeliverySerializer(ModelSerializer):
+    class Meta:
+        model = Delivery
+        fields = [
+            "id",
+            "event_id",
+            "topic",
+            "status",
+            "attempts",
+            "response_status",
+            "error",
+            "created",
+            "last_attempt",
+        ]
+        read_only_fields = fields
+
+
+class RedeliverSerializer(serializers.Serializer):
+    delivery = serializers.UUIDField(help_text="A failed delivery of this webhook.")
 
 
 class LiveScoreSerializer(serializers.Serializer):

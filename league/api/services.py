@@ -21,8 +21,8 @@ from league.permissions import has_role, lineage
 from league.services.audit import audit
 from league.services.errors import ServiceError
 
-from .models import ApiKey, Webhook
-from .webhooks import public_addresses
+from .models import ApiKey, Delivery, Webhook
+from .webhooks import public_addresses, queue, send_on_commit
 
 TOKEN_PREFIX = "cap_"
 MAX_KEYS = 50
@@ -120,6 +120,37 @@ def create_webhook(user, organisation: Organisation, url: str, topics: Any) -> W
     )
     audit(user, "webhook.create", webhook, after={"url": webhook.url, "topics": webhook.topics})
     return webhook
+
+
+def administered(user) -> list[int]:
+    """The organisations whose webhooks the user manages (those the user owns)."""
+    return list(
+        Membership.objects.filter(user=user, role=Membership.Role.OWNER).values_list(
+            "organisation_id", flat=True
+        )
+    )
+
+
+@transaction.atomic
+def ping(user, webhook: Webhook) -> Delivery:
+    """Send the webhook a `ping` (whatever its topics), to try the receiver."""
+    _require_owner(user, webhook.organisation)
+    return queue([webhook], Webhook.Topic.PING, webhook.organisation, {"webhook": webhook.pk})[0]
+
+
+@transaction.atomic
+def redeliver(user, delivery: Delivery) -> Delivery:
+    """Send a failed delivery again, with the same event id (its receiver drops repeats)."""
+    _require_owner(user, delivery.webhook.organisation)
+    delivery = Delivery.objects.select_for_update().get(pk=delivery.pk)
+    if delivery.status != Delivery.Status.FAILED:
+        raise ServiceError("not_failed", _("Only a failed delivery is sent again."))
+    delivery.status, delivery.attempts = Delivery.Status.PENDING, 0
+    delivery.error, delivery.response_status = "", None
+    delivery.save(update_fields=["status", "attempts", "error", "response_status"])
+    audit(user, "webhook.redeliver", delivery.webhook, after={"delivery": str(delivery.pk)})
+    send_on_commit([delivery])
+    return delivery
 
 
 @transaction.atomic

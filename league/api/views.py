@@ -37,9 +37,11 @@ from league.tournaments.services import brackets, swiss
 from league.tournaments.services import standings as tournament_standings
 
 from . import serializers as s
-from .auth import THROTTLES, ApiKeyAuthentication, KeyScope, check_scope, may_see
+from . import services as hooks
+from .auth import THROTTLES, ApiKeyAuthentication, KeyScope, api_key, check_scope, may_see
 from .http import ConditionalGetMixin, conditional, freeze
 from .live import event_scores, match_score, score_stream
+from .models import Delivery, Webhook
 from .serializers import MAX_ID
 
 SLUG = "[-a-zA-Z0-9_]{1,80}"
@@ -806,3 +808,72 @@ class ResultViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
         """The result's finished hands as `domino-hand/1` records, with the engine's rulings."""
         result = self.get_object()
         return Response(s.HandRecordSerializer(s.hand_records(result), many=True).data)
+
+
+# Webhooks -----------------------------------------------------------------------------------
+
+
+class WebhookViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.DestroyModelMixin,
+    ApiViewSet,
+):
+    """The webhooks of the organisations the caller owns (with a key: its organisation's),
+    their deliveries, a ping to try one, and a failed delivery sent again. Managed by the
+    organisation's owners, as on its "API and webhooks" page."""
+
+    serializer_class = s.WebhookSerializer
+    filterset_fields = ["active"]
+    ordering_fields = ["created"]
+    ordering = ["-created"]
+    queryset = Webhook.objects.select_related("organisation")
+
+    def get_queryset(self) -> QuerySet:
+        if not self.request.user.is_authenticated:
+            return self.queryset.none()
+        owned = set(hooks.administered(self.request.user))
+        key = api_key(self.request)
+        if key is not None:
+            owned &= {key.organisation_id}
+        return self.queryset.filter(organisation_id__in=owned)
+
+    def create(self, request: Request, *args, **kwargs) -> Response:
+        data = _valid(s.WebhookSerializer, request)
+        check_scope(request, data["organisation"])
+        webhook = hooks.create_webhook(
+            request.user, data["organisation"], data["url"], data["topics"]
+        )
+        body = s.WebhookSerializer(webhook, context={"created": True}).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+    def perform_destroy(self, instance: Webhook) -> None:
+        check_scope(self.request, instance.organisation)
+        hooks.delete_webhook(self.request.user, instance)
+
+    @extend_schema(request=None, responses={201: s.DeliverySerializer})
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
+    def ping(self, request: Request, pk: str) -> Response:
+        """Send the webhook a `ping`, whatever its topics, to try the receiver."""
+        webhook = self.get_object()
+        check_scope(request, webhook.organisation)
+        delivery = hooks.ping(request.user, webhook)
+        return Response(s.DeliverySerializer(delivery).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=s.DeliverySerializer(many=True))
+    @action(detail=True, methods=["get"], filter_backends=[])
+    def deliveries(self, request: Request, pk: str) -> Response:
+        """The webhook's deliveries, newest first: what was sent and how it was answered."""
+        page = self.paginate_queryset(self.get_object().deliveries.order_by("-created", "pk"))
+        return self.get_paginated_response(s.DeliverySerializer(page, many=True).data)
+
+    @extend_schema(request=s.RedeliverSerializer, responses=s.DeliverySerializer)
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
+    def redeliver(self, request: Request, pk: str) -> Response:
+        """Send a failed delivery again (refused with 422 `not_failed` otherwise)."""
+        webhook = self.get_object()
+        data = _valid(s.RedeliverSerializer, request)
+        check_scope(request, webhook.organisation)
+        delivery = get_object_or_404(Delivery, webhook=webhook, pk=data["delivery"])
+        return Response(s.DeliverySerializer(hooks.redeliver(request.user, delivery)).data)

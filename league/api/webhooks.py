@@ -1,7 +1,11 @@
 """Webhooks: what happened in a competition, sent signed to the organisation's sites.
 
 Topics: `round.published` (a round's fixtures or pairings were made), `result.confirmed`,
-`standings.changed` (after a confirmed result) and `event.finished`. A delivery's body is
+`standings.changed` (after a confirmed result), `event.finished`, and from the audit trail
+of the competition services `result.proposed` (waiting for confirmation), `result.disputed`,
+`match.scheduled` (rescheduled or postponed), `entry.changed` (registered, withdrawn,
+disqualified, checked in, promoted from the waiting list) and `event.status_changed`. A
+delivery's body is
 JSON `{"id", "type", "created", "organisation", "data"}`; `id` is the event id, the same on
 every attempt, for the receiver to drop repeats. The header
 `X-Capicua-Signature: t=<unix time>,v1=<hex>` is HMAC-SHA256, keyed with the webhook's
@@ -29,7 +33,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from league.models import Event, Result, Round
+from league.models import AuditEntry, Entry, Event, Match, Result, Round
 from league.permissions import lineage
 from league.services.errors import ServiceError
 from league.signals import result_confirmed
@@ -106,6 +110,11 @@ def emit(topic: str, event: Event, data: dict[str, Any]) -> list[Delivery]:
         )
         if topic in hook.topics
     ]
+    return queue(hooks, topic, event.organisation, {"event": event.slug, **data})
+
+
+def queue(hooks: list[Webhook], topic: str, organisation, data: dict[str, Any]) -> list[Delivery]:
+    """One delivery of `topic` per webhook, sent once the current transaction commits."""
     if not hooks:
         return []
     event_id = uuid.uuid4()
@@ -114,8 +123,8 @@ def emit(topic: str, event: Event, data: dict[str, Any]) -> list[Delivery]:
             "id": str(event_id),
             "type": topic,
             "created": timezone.now().isoformat(),
-            "organisation": event.organisation.slug,
-            "data": {"event": event.slug, **data},
+            "organisation": organisation.slug,
+            "data": data,
         },
         separators=(",", ":"),
         sort_keys=True,
@@ -124,11 +133,15 @@ def emit(topic: str, event: Event, data: dict[str, Any]) -> list[Delivery]:
     deliveries = Delivery.objects.bulk_create(
         Delivery(webhook=hook, event_id=event_id, topic=topic, body=body) for hook in hooks
     )
+    send_on_commit(deliveries)
+    return deliveries
+
+
+def send_on_commit(deliveries: list[Delivery]) -> None:
     from .tasks import deliver
 
     for delivery in deliveries:
         transaction.on_commit(lambda pk=delivery.pk: deliver.delay(str(pk)))
-    return deliveries
 
 
 def _url(path: str) -> str:
@@ -175,7 +188,64 @@ def on_event_saved(sender, instance: Event, created: bool, update_fields=None, *
     emit(Webhook.Topic.EVENT_FINISHED, instance, {"standings": _standings_url(instance)})
 
 
+# What the competition services write to the audit trail, and the topic it is sent as: one
+# place sees every change, whichever page, key or task made it.
+AUDIT_TOPICS = {
+    "result.enter": Webhook.Topic.RESULT_PROPOSED,
+    "result.dispute": Webhook.Topic.RESULT_DISPUTED,
+    "match.reschedule": Webhook.Topic.MATCH_SCHEDULED,
+    "match.postpone": Webhook.Topic.MATCH_SCHEDULED,
+    "entry.register": Webhook.Topic.ENTRY_CHANGED,
+    "entry.withdraw": Webhook.Topic.ENTRY_CHANGED,
+    "entry.disqualify": Webhook.Topic.ENTRY_CHANGED,
+    "entry.check_in": Webhook.Topic.ENTRY_CHANGED,
+    "entry.promote": Webhook.Topic.ENTRY_CHANGED,
+    "event.status": Webhook.Topic.EVENT_STATUS_CHANGED,
+}
+
+
+def _audited_data(entry: AuditEntry) -> dict[str, Any] | None:
+    """The public facts of the audited object, or None when there is nothing to send (a
+    result entered already confirmed is sent as `result.confirmed`)."""
+    from .serializers import EntrySerializer, ResultSerializer
+
+    kind, _sep, pk = entry.target.partition(":")
+    if kind == "result":
+        result = Result.objects.select_related("match").filter(pk=pk).first()
+        if result is None or (
+            entry.action == "result.enter" and result.status != Result.Status.PROPOSED
+        ):
+            return None
+        return {"match": result.match_id, "result": ResultSerializer(result).data}
+    if kind == "match":
+        match = Match.objects.filter(pk=pk).first()
+        if match is None:
+            return None
+        fields = ("scheduled", "venue", "table", "status")
+        return {"match": match.pk, **{f: getattr(match, f) for f in fields}}
+    if kind == "entry":
+        found = Entry.objects.filter(pk=pk).select_related("event").first()
+        return None if found is None else {"entry": EntrySerializer(found).data}
+    if kind == "event":
+        return {
+            "status": (entry.after or {}).get("status"),
+            "previous": (entry.before or {}).get("status"),
+        }
+    return None
+
+
+def on_audited(sender, instance: AuditEntry, created: bool, raw: bool = False, **kwargs) -> None:
+    topic = AUDIT_TOPICS.get(instance.action)
+    if not created or raw or topic is None or instance.event_id is None:
+        return
+    data = _audited_data(instance)
+    if data is not None:
+        event = Event.objects.select_related("organisation").get(pk=instance.event_id)
+        emit(topic, event, data)
+
+
 def connect() -> None:
+    post_save.connect(on_audited, sender=AuditEntry, dispatch_uid="webhooks.audit")
     result_confirmed.connect(on_result_confirmed, dispatch_uid="webhooks.result_confirmed")
     post_save.connect(on_round_saved, sender=Round, dispatch_uid="webhooks.round")
     post_save.connect(on_event_saved, sender=Event, dispatch_uid="webhooks.event")
