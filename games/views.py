@@ -126,6 +126,7 @@ def table_strings() -> dict:
         "ended_kinds": {"domino": _("domino"), "block": _("tranque"), "redeal": _("redeal")},
         "play_again": _("Play again"),
         "to_lobby": _("Back to the lobby"),
+        "where_lost": _("Where was this hand lost?"),
         "spectating": _("You are watching."),
         "bot_for_you": _("A bot is playing your seat since you were away for a whole hand."),
         "take_back": _("Take my seat back"),
@@ -203,6 +204,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
         "user": request.user.pk if request.user.is_authenticated else None,
         "invite": request.build_absolute_uri(reverse("table", args=[table.code])),
         "lobby": reverse("play"),
+        "hands": reverse("table", args=[table.code]) + "hands/",
         "again": None if table.fixture_id else reverse("play_again", args=[table.code]),
     }
     return render(
@@ -273,24 +275,26 @@ def leave_queue(request: HttpRequest) -> HttpResponse:
     return redirect("play")
 
 
-def _hand(request: HttpRequest, pk: int) -> Hand:
+def _hand(request: HttpRequest, code: str, number: int) -> Hand:
     """A finished live hand the user may see; anyone else is told it does not exist."""
-    hand = get_object_or_404(Hand.objects.select_related("table__fixture__event"), pk=pk)
+    hand = get_object_or_404(
+        Hand.objects.select_related("table__fixture__event"), table__code=code, number=number
+    )
     if not reviews.may_see_hand(request.user, hand):
         raise Http404
     return hand
 
 
 @login_required
-def hand(request: HttpRequest, pk: int) -> HttpResponse:
+def hand(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """A finished hand: its replay, and the analysis of where it was lost."""
-    hand = _hand(request, pk)
+    hand = _hand(request, code, number)
     context = {
         "hand": hand,
         "record": hand.record,
         "review": explain(hand.record),
         "catalogue": catalogue(),
-        "analysis_url": reverse("hand_analysis", args=[hand.pk]),
+        "analysis_url": reverse("hand_analysis", args=[code, number]),
         "analysis_i18n": analysis_strings(),
     }
     return render(request, "games/hand.html", context)
@@ -298,5 +302,5 @@ def hand(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def hand_analysis(request: HttpRequest, pk: int) -> JsonResponse:
-    return analysis_answer(request, _hand(request, pk).record)
+def hand_analysis(request: HttpRequest, code: str, number: int) -> JsonResponse:
+    return analysis_answer(request, _hand(request, code, number).record)

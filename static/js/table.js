@@ -598,6 +598,14 @@
     if (r.match_over && view.table.shutout) {
       box.appendChild(el("p", { class: "shutout", text: fmt(T.shutout_text, { name: shutoutName() }) }));
     }
+    if (view.seat !== null && r.ended !== "redeal") box.appendChild(analysisLink(hand.hand_number));
+  }
+
+  // A player's way to the finished hand's replay and the analysis of where it was lost.
+  function analysisLink(number) {
+    return el("p", { class: "analysis-link" }, [
+      el("a", { href: config.hands + number + "/", text: T.where_lost }),
+    ]);
   }
 
   function drawMatchEnd(box) {
@@ -622,7 +630,10 @@
         el("th", { class: "num", text: sideName(0) }), el("th", { class: "num", text: sideName(1) })])]));
       const body = el("tbody");
       t.history.forEach((h) => {
-        body.appendChild(el("tr", {}, [el("td", { text: String(h.hand) }), el("td", { text: T.ended_kinds[h.ended] || h.ended }),
+        const number = view.seat !== null && h.ended !== "redeal"
+          ? el("a", { href: config.hands + h.hand + "/", title: T.where_lost, text: String(h.hand) })
+          : String(h.hand);
+        body.appendChild(el("tr", {}, [el("td", {}, [number]), el("td", { text: T.ended_kinds[h.ended] || h.ended }),
           el("td", { class: "num", text: String(h.points[0]) }), el("td", { class: "num", text: String(h.points[1]) })]));
       });
       summary.appendChild(body);

@@ -69,11 +69,14 @@ def test_only_the_players_and_the_staff_see_a_hand():
     stranger = in_thread(make_players, 1, "x")[0]
     player = client_for(users[1])
     outsider = client_for(stranger)
-    page = reverse("hand", args=[hand.pk])
+    page = reverse("hand", args=[hand.table.code, hand.number])
     api = reverse("api:hand_analysis", args=[hand.pk])
     assert player.get(page).status_code == 200
     assert outsider.get(page).status_code == 404
-    assert outsider.post(reverse("hand_analysis", args=[hand.pk])).status_code == 404
+    assert (
+        outsider.post(reverse("hand_analysis", args=[hand.table.code, hand.number])).status_code
+        == 404
+    )
     assert outsider.get(api).status_code == 404
     assert Client().get(api).status_code in (401, 403)
     assert player.get(api).json() == {"status": "none"}
@@ -110,7 +113,7 @@ def test_the_hand_page_shows_where_the_hand_was_lost(chromium, asgi_server, log_
     page.fill("#id_password", "mesa-de-domino-9")
     page.click("main form button[type=submit]")
     page.wait_for_url(asgi_server + "/")
-    page.goto(f"{asgi_server}/play/hands/{hand.pk}/")
+    page.goto(f"{asgi_server}/play/t/{hand.table.code}/hands/{hand.number}/")
     page.wait_for_selector("#analysis-verdict:not([hidden])")
     verdict = page.inner_text("#analysis-verdict")
     result = in_thread(lambda: HandReview.objects.get(pk=review.pk).result)

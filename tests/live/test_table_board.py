@@ -143,6 +143,13 @@ def test_a_hand_against_bots(chromium, asgi_server, preset, size):
     status = page.locator("#result h2").inner_text()
     assert status and "undefined" not in status
     assert page.locator("#result .revealed-seat").count() == 4
+    # A player is offered the hand's replay and the analysis of where it was lost.
+    link = page.locator("#result .analysis-link a")
+    assert link.get_attribute("href") == f"/play/t/{table.code}/hands/1/"
+    if preset == "dominican" and size == "laptop":
+        link.click()
+        page.wait_for_selector("#analysis h2")
+        assert page.locator("#review #slider").count() == 1
     page.context.close()
 
 
