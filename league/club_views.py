@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from .event_forms import ClubForm, ImportForm, RosterPlayerForm
 from .event_views import _event, refused
 from .models import Event, Membership, Organisation, Player
+from .notifications import absolute
 from .permissions import can, require
 from .services import clubs, dashboard, entries, exports, invitations
 from .services.errors import ServiceError
@@ -82,7 +83,7 @@ def roster_player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "player": player,
             "form": form,
             "invitations": [
-                (i, request.build_absolute_uri(i.get_absolute_url())) for i in open_invitations
+                (i, absolute(i.get_absolute_url())) for i in open_invitations
             ],
         },
     )
@@ -100,7 +101,6 @@ def roster_invite(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         club,
         Membership.Role.PLAYER,
         email,
-        base_url=request.build_absolute_uri("/"),
         player=player,
     )
     messages.success(

@@ -285,26 +285,52 @@ class ClubForm(forms.Form):
     )
 
 
-class ResultForm(forms.Form):
-    """Points of each game; a game's hand records may be pasted as a JSON list."""
+class HandRecordsField(forms.JSONField):
+    """A game's hand records as JSON; empty when there are none (never `null`)."""
 
-    def __init__(self, *args: Any, games: int, **kwargs: Any):
+    def prepare_value(self, value: Any) -> Any:
+        return "" if value in (None, "", []) else super().prepare_value(value)
+
+
+POINTS_LABEL = {"a": _("Game %(n)s: points of A"), "b": _("Game %(n)s: points of B")}
+
+
+class ResultForm(forms.Form):
+    """Points of each game; a game's hand records may be pasted as a JSON list.
+
+    `result`: a result to start from (a correction starts from the current score).
+    """
+
+    def __init__(self, *args: Any, games: int, result: Any = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.game_count = games
         for n in range(1, games + 1):
             required = n == 1
-            self.fields[f"game_{n}_a"] = forms.IntegerField(
-                label=_("Game %(n)s: points of A") % {"n": n}, min_value=0, required=required
-            )
-            self.fields[f"game_{n}_b"] = forms.IntegerField(
-                label=_("Game %(n)s: points of B") % {"n": n}, min_value=0, required=required
-            )
-            self.fields[f"game_{n}_hands"] = forms.JSONField(
+            for side in ("a", "b"):
+                self.fields[f"game_{n}_{side}"] = forms.IntegerField(
+                    label=POINTS_LABEL[side] % {"n": n},
+                    min_value=0,
+                    required=required,
+                    widget=forms.NumberInput(attrs={"data-side": side, "inputmode": "numeric"}),
+                )
+            self.fields[f"game_{n}_hands"] = HandRecordsField(
                 label=_("Game %(n)s: hand records (optional)") % {"n": n},
                 required=False,
                 widget=forms.Textarea(attrs={"rows": 2}),
             )
+        self.fields["lisa"] = forms.BooleanField(
+            label=_("Lisa (the losers scored no normal points)"),
+            required=False,
+            help_text=_("With hand records, the rules engine decides."),
+            widget=forms.CheckboxInput(attrs={"data-lisa": ""}),
+        )
         self.fields["note"] = forms.CharField(label=_("Note"), max_length=300, required=False)
+        if result is not None and not self.is_bound:
+            for n, game in enumerate(result.games[:games], start=1):
+                self.initial[f"game_{n}_a"] = game.get("points_a")
+                self.initial[f"game_{n}_b"] = game.get("points_b")
+                self.initial[f"game_{n}_hands"] = game.get("hands") or None
+            self.initial["lisa"] = result.shutout
 
     def games(self) -> list[dict[str, Any]]:
         played = []
@@ -317,6 +343,9 @@ class ResultForm(forms.Form):
             )
         return played
 
+    def lisa(self) -> bool:
+        return bool(self.cleaned_data.get("lisa"))
+
 
 class ScheduleForm(forms.Form):
     scheduled = forms.DateTimeField(label=_("Date and time"), required=False, widget=LOCAL_DATETIME)
@@ -326,3 +355,54 @@ class ScheduleForm(forms.Form):
 
 class NoteForm(forms.Form):
     note = forms.CharField(label=_("Note"), max_length=300, required=False)
+
+
+class SheetRowForm(ResultForm):
+    """One row of a round sheet: a match's points (no hand records, no note) and the lisa
+    tick. A row left blank is not played yet; a row typed must give both sides' points."""
+
+    def __init__(self, *args: Any, games: int, result: Any = None, **kwargs: Any):
+        super().__init__(*args, games=games, result=result, **kwargs)
+        del self.fields["note"]
+        for n in range(1, games + 1):
+            del self.fields[f"game_{n}_hands"]
+            for side in ("a", "b"):
+                self.fields[f"game_{n}_{side}"].required = False
+
+    def score_fields(self) -> list[tuple[Any, Any]]:
+        """(A's box, B's box) of each game, in order."""
+        return [(self[f"game_{n}_a"], self[f"game_{n}_b"]) for n in range(1, self.game_count + 1)]
+
+    def describe(self, table: Any, a: Any, b: Any) -> None:
+        """Name each box for screen readers: table, pair and game."""
+        for n in range(1, self.game_count + 1):
+            for side, entry in (("a", a), ("b", b)):
+                label = _("Table %(t)s, %(pair)s, game %(n)s") % {"t": table, "pair": entry, "n": n}
+                self.fields[f"game_{n}_{side}"].widget.attrs["aria-label"] = label
+        label = _("Table %(t)s: lisa") % {"t": table}
+        self.fields["lisa"].widget.attrs["aria-label"] = label
+
+    def typed(self) -> bool:
+        """Something was typed in this row."""
+        return any(
+            self.data.get(self.add_prefix(name)) not in (None, "")
+            for name in self.fields
+            if name != "lisa"
+        )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.typed() and not self.errors:
+            a, b = data.get("game_1_a"), data.get("game_1_b")
+            if a is None or b is None:
+                raise forms.ValidationError(_("Enter both sides' points."))
+        return data
+
+
+class RoundTimeForm(forms.Form):
+    date = forms.DateField(
+        label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    time = forms.TimeField(
+        label=_("Time"), required=False, widget=forms.TimeInput(attrs={"type": "time"})
+    )

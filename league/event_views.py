@@ -33,9 +33,12 @@ from .event_forms import (
     move_tiebreak,
 )
 from .models import AuditEntry, Entry, Event, Invitation, Match, Organisation, Result
-from .permissions import can, require, sides_of
-from .services import clubs, entries, events, fixtures, invitations, results, standings
+from .notifications import absolute
+from .permissions import can, require, require_published, sides_of
+from .services import audit, clubs, entries, events, fixtures, invitations, results, standings
 from .services.errors import ServiceError
+
+SHEET_HAND_ROWS = 18  # hand rows on a printed scoresheet, shared by its games
 
 
 def back(request: HttpRequest, fallback: str) -> HttpResponse:
@@ -114,9 +117,8 @@ def club_invite(request: HttpRequest, slug: str) -> HttpResponse:
             club,
             form.cleaned_data["role"],
             form.cleaned_data["email"],
-            base_url=request.build_absolute_uri("/"),
         )
-        link = request.build_absolute_uri(invitation.get_absolute_url())
+        link = absolute(invitation.get_absolute_url())
         messages.success(
             request, _("Invitation created. Share this link: %(link)s") % {"link": link}
         )
@@ -220,8 +222,7 @@ def event_edit(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _event(request: HttpRequest, slug: str) -> Event:
     event = get_object_or_404(Event.objects.select_related("organisation", "season"), slug=slug)
-    if event.status == Event.Status.DRAFT:
-        require(request.user, "event.manage", event)
+    require_published(request.user, event)
     return event
 
 
@@ -282,7 +283,17 @@ def scoresheets(request: HttpRequest, slug: str) -> HttpResponse:
     number = request.GET.get("round", "")
     extra = Q(round__number=int(number)) if number.isdigit() else Q(status=Match.Status.SCHEDULED)
     rounds = _rounds(event, extra & ~Q(status=Match.Status.BYE))
-    return render(request, "league/scoresheets.html", {"event": event, "rounds": rounds})
+    games = event.games_per_match
+    return render(
+        request,
+        "league/scoresheets.html",
+        {
+            "event": event,
+            "rounds": rounds,
+            "games": range(1, games + 1),
+            "hands": range(1, max(4, SHEET_HAND_ROWS // games) + 1),
+        },
+    )
 
 
 @login_required
@@ -307,7 +318,9 @@ def event_manage(request: HttpRequest, slug: str) -> HttpResponse:
             "has_fixtures": event.rounds.exists(),
             "play_started": events.play_started(event),
             "transitions": [Event.Status(s) for s in events.TRANSITIONS[event.status]],
-            "audit": AuditEntry.objects.filter(event=event).select_related("actor")[:30],
+            "audit": audit.described(
+                list(AuditEntry.objects.filter(event=event).select_related("actor__player")[:30])
+            ),
         },
     )
 
@@ -382,17 +395,25 @@ def entry_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     return back(request, entry.event.get_absolute_url())
 
 
-def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    match = get_object_or_404(
-        Match.objects.select_related("event__organisation", "round", "entry_a", "entry_b"), pk=pk
-    )
+def _match_page(
+    request: HttpRequest, match: Match, form: ResultForm | None = None, status: int = 200
+) -> HttpResponse:
+    """The match page; `form`: a refused result form, shown again with what was typed."""
     event = match.event
-    if event.status == Event.Status.DRAFT:
-        require(request.user, "event.manage", event)
-    history = list(match.results.select_related("entered_by", "confirmed_by"))
-    current = next((r for r in history if r.status in Result.CURRENT), None)
-    games = event.games_per_match
+    require_published(request.user, event)
+    history = list(match.results.select_related("entered_by__player", "confirmed_by__player"))
+    current = next((r for r in history if r.status in (*Result.OPEN, "confirmed")), None)
     manager = can(request.user, "event.manage", event)
+    can_enter = (
+        current is None
+        and can(request.user, "result.enter", match)
+        and match.status in (Match.Status.SCHEDULED, Match.Status.POSTPONED)
+        and not match.boards.exists()
+    )
+    correcting = current is not None and current.status == Result.Status.CONFIRMED and manager
+    if form is None:
+        start = current if correcting or (current is not None and manager) else None
+        form = ResultForm(games=event.games_per_match, result=start)
     return render(
         request,
         "league/match.html",
@@ -404,63 +425,82 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "faults": results.faults(current) if current else [],
             "has_hands": current is not None and any(g.get("hands") for g in current.games),
             "boards": match.boards.select_related("entry_a", "entry_b"),
-            "can_enter": current is None
-            and can(request.user, "result.enter", match)
-            and match.status in (Match.Status.SCHEDULED, Match.Status.POSTPONED)
-            and not match.boards.exists(),
+            "can_enter": can_enter,
+            "official": can(request.user, "event.referee", event),
             "can_confirm": current is not None
             and current.status == Result.Status.PROPOSED
             and can(request.user, "result.confirm", current),
             "can_resolve": current is not None
             and current.status == Result.Status.DISPUTED
             and manager,
-            "can_correct": current is not None
-            and current.status == Result.Status.CONFIRMED
-            and manager,
+            "can_correct": correcting,
             "can_schedule": manager
             and match.status in (Match.Status.SCHEDULED, Match.Status.POSTPONED),
             "my_sides": sides_of(request.user, match),
-            "result_form": ResultForm(games=games),
+            "result_form": form,
             "schedule_form": ScheduleForm(
                 initial={"scheduled": match.scheduled, "venue": match.venue, "table": match.table}
             ),
             "note_form": NoteForm(),
         },
+        status=status,
     )
 
 
-def _result_form(request: HttpRequest, match: Match) -> ResultForm | None:
-    event = match.event
-    games = event.games_per_match
-    form = ResultForm(request.POST, games=games)
+def _match(pk: int) -> Match:
+    return get_object_or_404(
+        Match.objects.select_related("event__organisation", "round", "entry_a", "entry_b"), pk=pk
+    )
+
+
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return _match_page(request, _match(pk))
+
+
+def _submit_result(request: HttpRequest, match: Match, save: Callable, done: str) -> HttpResponse:
+    """Send a result form to `save(form)`; a refused score is shown again as it was typed,
+    with its message, and nothing is saved."""
+    form = ResultForm(request.POST, games=match.event.games_per_match)
     if form.is_valid():
-        return form
-    messages.error(request, _("Enter whole numbers of points for each game played."))
-    return None
+        try:
+            message = save(form) or done
+        except ServiceError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, message)
+            return redirect("match", pk=match.pk)
+    else:
+        messages.error(request, _("Enter whole numbers of points for each game played."))
+    return _match_page(request, match, form, status=400)
 
 
 @login_required
 @require_POST
-@refused
 def result_enter(request: HttpRequest, pk: int) -> HttpResponse:
-    match = get_object_or_404(Match.objects.select_related("event"), pk=pk)
-    form = _result_form(request, match)
-    if form is not None:
-        results.enter_result(request.user, match, form.games(), form.cleaned_data["note"])
-        messages.success(request, _("Result entered. It counts once the other side confirms it."))
-    return redirect("match", pk=pk)
+    match = _match(pk)
+
+    def save(form: ResultForm) -> str:
+        note = form.cleaned_data["note"]
+        result = results.enter_result(request.user, match, form.games(), note, form.lisa())
+        if result.status == Result.Status.CONFIRMED:
+            return _("Result saved: it counts now.")
+        return _("Result entered. It counts once the other side confirms it.")
+
+    return _submit_result(request, match, save, "")
 
 
 @login_required
 @require_POST
-@refused
 def result_correct(request: HttpRequest, pk: int) -> HttpResponse:
-    match = get_object_or_404(Match.objects.select_related("event"), pk=pk)
-    form = _result_form(request, match)
-    if form is not None:
-        results.correct_result(request.user, match, form.games(), form.cleaned_data["note"])
-        messages.success(request, _("Result corrected; the standings are recomputed."))
-    return redirect("match", pk=pk)
+    match = _match(pk)
+
+    def save(form: ResultForm) -> None:
+        note = form.cleaned_data["note"]
+        results.correct_result(request.user, match, form.games(), note, form.lisa())
+
+    return _submit_result(
+        request, match, save, _("Result corrected; the standings are recomputed.")
+    )
 
 
 @login_required
@@ -469,6 +509,14 @@ def result_correct(request: HttpRequest, pk: int) -> HttpResponse:
 def result_decide(request: HttpRequest, pk: int, decision: str) -> HttpResponse:
     result = get_object_or_404(Result.objects.select_related("match__event"), pk=pk)
     note = request.POST.get("note", "")
+    if decision == "resolve":
+
+        def save(form: ResultForm) -> None:
+            games, lisa = form.games(), form.lisa()
+            results.resolve_dispute(request.user, result, games, note, lisa)
+
+        done = _("Dispute settled with the corrected result.")
+        return _submit_result(request, _match(result.match_id), save, done)
     if decision == "confirm":
         results.confirm_result(request.user, result)
         messages.success(request, _("Result confirmed."))
@@ -478,11 +526,6 @@ def result_decide(request: HttpRequest, pk: int, decision: str) -> HttpResponse:
     elif decision == "uphold":
         results.resolve_dispute(request.user, result, note=note)
         messages.success(request, _("Dispute settled: the result stands."))
-    elif decision == "resolve":
-        form = _result_form(request, result.match)
-        if form is not None:
-            results.resolve_dispute(request.user, result, form.games(), note)
-            messages.success(request, _("Dispute settled with the corrected result."))
     return redirect("match", pk=result.match_id)
 
 

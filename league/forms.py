@@ -1,4 +1,7 @@
+from urllib.parse import urlsplit
+
 from django import forms
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.db import transaction
@@ -44,6 +47,8 @@ class QueuedPasswordResetForm(PasswordResetForm):
         to_email,
         html_email_template_name=None,
     ) -> None:
+        site = urlsplit(settings.SITE_URL)  # links on the site's address, not the request's
+        context = {**context, "protocol": site.scheme, "domain": site.netloc}
         subject = "".join(render_to_string(subject_template_name, context).splitlines())
         body = render_to_string(email_template_name, context)
         html = (

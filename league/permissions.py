@@ -8,7 +8,7 @@ federation's organisers run its clubs' events). Actions and the object they are 
 - "event.referee" (Event): enter and confirm any result, resolve nothing.
 - "event.enter" (Event): register an entry (any signed-in user while registration is open).
 - "entry.act" (Entry): check in or withdraw it (its captain, or an organiser).
-- "result.enter" (Match): propose a result.
+- "result.enter" (Match): enter a result (a player: only if the event lets players do so).
 - "result.confirm" (Result): confirm or dispute a proposed result.
 - "result.resolve" (Result): settle a disputed result.
 """
@@ -85,7 +85,9 @@ def can(user, action: str, obj) -> bool:
     if action == "entry.act":
         return can(user, "event.manage", obj.event) or speaks_for(user, obj)
     if action == "result.enter":
-        return can(user, "event.referee", obj.event) or bool(sides_of(user, obj))
+        return can(user, "event.referee", obj.event) or (
+            obj.event.players_enter_results and bool(sides_of(user, obj))
+        )
     if action == "result.confirm":
         return _may_confirm(user, obj)
     if action == "result.resolve":
@@ -106,3 +108,9 @@ def _may_confirm(user, result: Result) -> bool:
 def require(user, action: str, obj) -> None:
     if not can(user, action, obj):
         raise PermissionDenied(_("You are not allowed to do this."))
+
+
+def require_published(user, event: Event) -> None:
+    """A draft event is seen by its organisers only; others are told it is not published."""
+    if event.status == Event.Status.DRAFT and not can(user, "event.manage", event):
+        raise PermissionDenied(_("This event is not published yet."))

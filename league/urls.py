@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import club_views, event_views, views
+from . import club_views, event_views, round_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -26,6 +26,9 @@ urlpatterns = [
     path("events/<slug:slug>/", event_views.event_detail, name="event"),
     path("events/<slug:slug>/standings/", event_views.event_standings, name="standings"),
     path("events/<slug:slug>/scoresheets/", event_views.scoresheets, name="scoresheets"),
+    path("events/<slug:slug>/projector/", round_views.projector, name="projector"),
+    path("rounds/<int:pk>/sheet/", round_views.round_sheet, name="round_sheet"),
+    path("rounds/<int:pk>/time/", round_views.round_time, name="round_time"),
     path("events/<slug:slug>/manage/", event_views.event_manage, name="event_manage"),
     path("events/<slug:slug>/edit/", event_views.event_edit, name="event_edit"),
     path("events/<slug:slug>/status/", event_views.event_status, name="event_status"),

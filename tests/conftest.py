@@ -101,7 +101,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_for(url: str, process: subprocess.Popen, log: Path, timeout: float = 40) -> None:
+def wait_for(url: str, process: subprocess.Popen, log: Path, timeout: float = 120) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:

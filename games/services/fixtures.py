@@ -3,7 +3,6 @@
 import logging
 from datetime import datetime
 
-from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.dispatch import receiver
 from django.utils.translation import gettext as _
@@ -11,7 +10,7 @@ from django.utils.translation import gettext as _
 from games.models import Table
 from league.models import Event, Match
 from league.services.errors import ServiceError
-from league.services.results import award_forfeit, enter_result
+from league.services.results import award_forfeit, record_online_result
 
 from .tables import create_table, fixture_finished, seat_players
 
@@ -60,8 +59,8 @@ def _fixture_finished(sender: type, table_id: int, **kwargs) -> None:
 def enter_fixture_result(table_id: int) -> None:
     """A finished fixture's result goes into the competition with its hand records.
 
-    Entered by a player of the winning pair, for the other pair (or a referee) to confirm;
-    a forfeit (a pair absent for a whole hand) is awarded at once. Called after the last
+    Final at once, as a forfeit is (a pair absent for a whole hand): the server saw every
+    action, and the event's dispute window runs from each hand's end. Called after the last
     hand's commit, so that a refusal here can never lose what was played.
     """
     table = Table.objects.select_related("fixture").get(pk=table_id)
@@ -74,15 +73,10 @@ def enter_fixture_result(table_id: int) -> None:
                 award_forfeit(match, "ab"[table.forfeit_side])
                 return
             scores = table.match["scores"]
-            winner = table.match["winner"]
-            seat = table.seats.filter(number__in=[winner, winner + 2], user__isnull=False).first()
-            if seat is None:
-                logger.warning("fixture %s: no seated user can enter the result", match.pk)
-                return
             hands = [hand.record for hand in table.hands.order_by("number")]
             games = [{"points_a": scores[0], "points_b": scores[1], "hands": hands}]
-            enter_result(seat.user, match, games, note=str(_("Played online")))
-    except (ServiceError, PermissionDenied):
+            record_online_result(match, games, note=str(_("Played online")))
+    except ServiceError:
         logger.exception(
             "fixture %s: the result of table %s was refused", table.fixture_id, table.pk
         )

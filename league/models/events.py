@@ -146,6 +146,14 @@ class Event(models.Model):
     )
     forfeit_games = models.PositiveSmallIntegerField(_("forfeit: games awarded"), default=1)
     forfeit_points = models.PositiveSmallIntegerField(_("forfeit: points awarded"), default=100)
+    players_enter_results = models.BooleanField(
+        _("players may enter results"),
+        default=True,
+        help_text=_(
+            "A player's entry waits for the other side, an organiser or a referee to confirm it."
+            " Organisers' and referees' entries count at once."
+        ),
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -275,6 +283,7 @@ class Round(models.Model):
     name = models.CharField(_("name"), max_length=80, blank=True)
     date = models.DateField(_("date"), null=True, blank=True)
     updated = updated_field()
+    time = models.TimeField(_("time"), null=True, blank=True)
 
     class Meta:
         ordering = ["number", "pk"]
@@ -326,6 +335,13 @@ class Match(models.Model):
     class Meta:
         ordering = ["round__number", "table", "pk"]
         indexes = [models.Index(fields=["event", "status"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "table"],
+                condition=models.Q(parent__isnull=True, table__isnull=False),
+                name="unique_table_in_round",
+            ),
+        ]
         verbose_name = _("match")
         verbose_name_plural = _("matches")
 

@@ -45,6 +45,7 @@ EDITABLE = (
     "absence",
     "forfeit_games",
     "forfeit_points",
+    "players_enter_results",
 )
 # Settings that decide how results count: fixed once play has started.
 LOCKED_IN_PLAY = (

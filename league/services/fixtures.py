@@ -1,7 +1,7 @@
 """Round-robin fixtures for leagues, and rescheduling or postponing them."""
 
 import secrets
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 
 from django.db import transaction
 from django.db.models import Max, Q
@@ -174,7 +174,13 @@ def reschedule(
     match.scheduled = scheduled
     if venue is not None:
         match.venue = venue
-    if table is not None:
+    if table is not None and table != match.table:
+        taken = Match.objects.filter(round_id=match.round_id, parent__isnull=True, table=table)
+        if taken.exclude(pk=match.pk).exists():
+            raise ServiceError(
+                "table_taken",
+                _("Table %(n)s already has a match in this round.") % {"n": table},
+            )
         match.table = table
     match.status = Match.Status.SCHEDULED
     match.save()
@@ -216,3 +222,25 @@ def remaining_matches(entry: Entry):
         Q(entry_a=entry) | Q(entry_b=entry) | Q(parent__entry_a=entry) | Q(parent__entry_b=entry),
         status__in=[Match.Status.SCHEDULED, Match.Status.POSTPONED],
     )
+
+
+@transaction.atomic
+def set_round_time(user, round_: Round, day: date | None, at: time | None) -> Round:
+    """When a round is played: its date and time (shown on the fixtures, sheets and
+    projector)."""
+    round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
+    require(user, "event.manage", round_.event)
+    if at is not None and day is None:
+        raise ServiceError("time_without_date", _("Give the round's date with its time."))
+    before = snapshot(round_, ["date", "time"])
+    round_.date, round_.time = day, at
+    round_.save(update_fields=["date", "time"])
+    audit(
+        user,
+        "round.time",
+        round_,
+        event=round_.event,
+        before=before,
+        after=snapshot(round_, ["date", "time"]),
+    )
+    return round_

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ..models import Invitation, Membership, Organisation, Player
+from ..notifications import absolute
 from ..permissions import has_role, require
 from ..tasks import send_email
 from .audit import audit, snapshot
@@ -27,10 +28,9 @@ def invite(
     organisation: Organisation,
     role: str,
     email: str = "",
-    base_url: str = "",
     player: Player | None = None,
 ) -> Invitation:
-    """A one-use link for `role`; emailed when `email` is given (`base_url`: the site's URL).
+    """A one-use link for `role`; emailed when `email` is given (a link on the site's address).
 
     With `player` (a roster player without an account) whoever accepts becomes that player.
     """
@@ -56,7 +56,7 @@ def invite(
     )
     audit(user, "invitation.create", invitation, after=snapshot(invitation, ["role", "email"]))
     if email:
-        link = f"{base_url.rstrip('/')}{invitation.get_absolute_url()}"
+        link = absolute(invitation.get_absolute_url())
         body = _("You are invited to join %(org)s as %(role)s: %(link)s") % {
             "org": organisation,
             "role": invitation.get_role_display(),

@@ -1,9 +1,16 @@
-"""Match results: proposed by one person, confirmed by a second, disputes, corrections.
+"""Match results: entered, confirmed, disputed, corrected.
+
+Who may enter a result and when it counts is decided in one place, `enter_result`: an
+organiser's or referee's entry is confirmed at once (the audit log names who entered it); a
+player's entry, when the event lets players enter results, waits for the other side, an
+organiser or a referee. A match played at a live table is final when it ends
+(`record_online_result`): the server saw every action, and the event's dispute window opens.
 
 The database holds at most one confirmed result per match (a partial unique constraint); every
 write here first locks the match row, so two people confirming at once cannot both win.
 """
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -12,12 +19,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.disputes.selectors import has_open_dispute
-from games.engine import Rules, adjudicate
+from games.engine import Rules, adjudicate, match_end
 
 from ..faults import localised
-from ..models import Event, Match, Result
+from ..models import Event, Match, Result, Round
 from ..notifications import notify
-from ..permissions import MANAGERS, lineage, require, sides_of, speaks_for
+from ..permissions import MANAGERS, can, lineage, require, sides_of, speaks_for
 from ..signals import result_confirmed
 from .audit import audit, snapshot
 from .errors import ServiceError
@@ -50,12 +57,42 @@ def _points(value: Any) -> int:
     return value
 
 
-def score(event: Event, games: Any, rules: Rules | None = None) -> dict[str, Any]:
+def _normal_points(game: dict[str, Any]) -> list[int] | None:
+    """Each side's normal (non-bonus) points over the game's recorded hands; None if the
+    game has no hand records."""
+    if not game["rulings"]:
+        return None
+    normal = [0, 0]
+    for ruling in game["rulings"]:
+        points = ruling.get("normal_points") or []
+        if len(points) == 2:
+            normal = [normal[0] + points[0], normal[1] + points[1]]
+    return normal
+
+
+def is_lisa(rules: Rules, game: dict[str, Any], winner: str, typed: bool) -> bool:
+    """Whether `winner` ("a" or "b") won the game by a lisa (shutout).
+
+    With hand records the engine decides from each side's normal points (bonuses never save a
+    side from the lisa: rules.md 12); with points only, `typed` (the organiser's tick) does.
+    """
+    normal = _normal_points(game)
+    if normal is None:
+        return typed
+    _over, won, shutout = match_end(rules, (game["points_a"], game["points_b"]), normal)
+    return shutout and won == "ab".index(winner)
+
+
+def score(
+    event: Event, games: Any, rules: Rules | None = None, lisa: bool | None = None
+) -> dict[str, Any]:
     """Check a match's games against the event's format and rules; the Result's fields.
 
     `games`: [{"points_a": int, "points_b": int, "hands": [hand record, ...]}, ...], in the
     order played. Hand records are optional; the engine adjudicates each and its ruling is
-    kept (a faulty hand is shown, not refused: the table's score stands).
+    kept (a faulty hand is shown, not refused: the table's score stands). `lisa`: the
+    organiser's tick for games entered as points only (None: a lisa when the loser scored
+    nothing); games with hand records are ruled on by the engine whatever the tick says.
     """
     rules = rules or rules_of(event)
     if not isinstance(games, list) or not games:
@@ -66,7 +103,7 @@ def score(event: Event, games: Any, rules: Rules | None = None) -> dict[str, Any
     if len(games) > limit:
         raise _bad(_("Too many games for this match format."))
     won = {"a": 0, "b": 0}
-    kept = []
+    kept, winners = [], []
     for number, game in enumerate(games, start=1):
         if not isinstance(game, dict):
             raise _bad(_("Each game needs points for both sides."))
@@ -82,6 +119,7 @@ def score(event: Event, games: Any, rules: Rules | None = None) -> dict[str, Any
                 % {"n": number, "target": rules.target}
             )
         won[winner] += 1
+        winners.append(winner)
         hands = game.get("hands") or []
         if not isinstance(hands, list) or len(hands) > MAX_HANDS:
             raise _bad(_("Hand records must be a list of records."))
@@ -91,14 +129,29 @@ def score(event: Event, games: Any, rules: Rules | None = None) -> dict[str, Any
         raise _bad(_("The games entered do not finish the match."))
     winner = "a" if won["a"] > won["b"] else "b"
     loser_points = sum(g["points_b" if winner == "a" else "points_a"] for g in kept)
+    typed = (not low_wins and loser_points == 0) if lisa is None else bool(lisa)
+    shutout = set(winners) == {winner} and all(is_lisa(rules, g, winner, typed) for g in kept)
     return {
         "games_a": won["a"],
         "games_b": won["b"],
         "points_a": sum(g["points_a"] for g in kept),
         "points_b": sum(g["points_b"] for g in kept),
-        "shutout": not low_wins and loser_points == 0,
+        "shutout": shutout,
         "games": kept,
     }
+
+
+def same_score(result: Result, fields: dict[str, Any]) -> bool:
+    """`fields` (from `score`) say what `result` says: each game's points, and the lisa
+    unless the result's hand records decided it (points typed from a sheet keep them)."""
+
+    def points(games: list) -> list:
+        return [(g["points_a"], g["points_b"]) for g in games]
+
+    recorded = any(g.get("hands") for g in result.games)
+    return points(result.games) == points(fields["games"]) and (
+        recorded or result.shutout == fields["shutout"]
+    )
 
 
 def faults(result: Result) -> list[dict[str, Any]]:
@@ -184,27 +237,133 @@ def _save_confirmed(result: Result) -> Result:
     return result
 
 
+def _official(user, match: Match) -> bool:
+    """The user's entries count at once: an organiser or referee of the match's event."""
+    return can(user, "event.referee", match.event)
+
+
 @transaction.atomic
-def enter_result(user, match: Match, games: Any, note: str = "") -> Result:
-    """Propose a match's result; the other side's captain or an organiser confirms it."""
+def enter_result(
+    user, match: Match, games: Any, note: str = "", lisa: bool | None = None
+) -> Result:
+    """Enter a match's result: the one rule of who enters results and when they count.
+
+    - An organiser's or referee's entry is confirmed at once; the audit log says who entered
+      it. A player's entry still waiting for confirmation is settled by it: confirmed if the
+      scores agree, replaced otherwise.
+    - A player's entry (if the event lets players enter results) waits for the other side,
+      an organiser or a referee to confirm it.
+
+    `lisa`: the tick for a match entered as points only (see `score`).
+    """
     match = _lock(match)
+    official = _official(user, match)
+    if not official and sides_of(user, match) and not match.event.players_enter_results:
+        raise ServiceError(
+            "organisers_enter_results", _("In this event the organisers enter the results.")
+        )
     require(user, "result.enter", match)
     _check_playable(match)
-    current = {r.status for r in match.results.filter(status__in=Result.CURRENT)}
-    if Result.Status.CONFIRMED in current:
+    current = match.results.filter(status__in=Result.CURRENT).first()
+    if current is not None and current.status == Result.Status.CONFIRMED:
         raise ServiceError("already_confirmed", _("This match already has a confirmed result."))
-    if current:
+    if current is not None and (not official or current.status == Result.Status.DISPUTED):
         raise ServiceError(
             "result_pending", _("A result for this match is already waiting for confirmation.")
         )
-    result = Result(match=match, entered_by=user, note=note[:300], **score(match.event, games))
-    result.save()
+    fields = score(match.event, games, lisa=lisa)
+    if current is not None:
+        _refuse_while_disputed(match)
+        current.match = match
+        if same_score(current, fields):
+            return _confirm(user, match, current, "result.confirm")
+        return _replace(user, current, Result.Status.REJECTED, fields, note, "result.enter")
+    result = Result(match=match, entered_by=user, note=note[:300], **fields)
+    if official:
+        result.status = Result.Status.CONFIRMED
+        result.confirmed_by = user
+        result.confirmed = timezone.now()
+        _save_confirmed(result)
+    else:
+        result.save()
     audit(user, "result.enter", result, event=match.event, after=snapshot(result, RESULT_FIELDS))
-    for other in _captain_users(match, {"a", "b"} - sides_of(user, match)):
-        if other != user:
-            message = _("A result awaits your confirmation: %(m)s")
-            notify(other, message, match.get_absolute_url(), m=match)
+    if not official:
+        for other in _captain_users(match, {"a", "b"} - sides_of(user, match)):
+            if other != user:
+                message = _("A result awaits your confirmation: %(m)s")
+                notify(other, message, match.get_absolute_url(), m=match)
     return result
+
+
+@transaction.atomic
+def record_online_result(match: Match, games: Any, note: str = "") -> Result:
+    """A match played at a live table is final when it ends: the server saw every action.
+
+    Confirmed at once, entered by nobody (the server); the event's dispute window runs from
+    the hands' ends, and a referee's ruling replaces it (`apply_ruling`).
+    """
+    match = _lock(match)
+    _check_playable(match)
+    if match.results.filter(status__in=Result.CURRENT).exists():
+        raise ServiceError("already_confirmed", _("This match already has a confirmed result."))
+    result = Result(
+        match=match,
+        status=Result.Status.CONFIRMED,
+        confirmed=timezone.now(),
+        note=note[:300],
+        **score(match.event, games),
+    )
+    _save_confirmed(result)
+    audit(None, "result.online", result, event=match.event, after=snapshot(result, RESULT_FIELDS))
+    return result
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One typed row of a round sheet: a match's games and the lisa tick."""
+
+    match_id: int
+    games: Any
+    lisa: bool | None = None
+
+
+@transaction.atomic
+def enter_round(user, round_: Round, rows: list[SheetRow]) -> tuple[list[Result], dict]:
+    """The round sheet: every typed row of a round, saved in one submit.
+
+    Each row goes through `enter_result` in a savepoint of its own: a refused row saves
+    nothing and its error is returned by match id ({match id: ServiceError}); the other rows
+    are saved. A row that repeats the match's confirmed result (a sheet sent twice) changes
+    nothing; one that differs from it is refused: a correction says why.
+    """
+    require(user, "event.referee", round_.event)
+    matches = round_.matches.filter(parent__isnull=True).select_related("event")
+    by_id = {m.pk: m for m in matches.filter(pk__in=[row.match_id for row in rows])}
+    saved, errors = [], {}
+    for row in sorted(rows, key=lambda r: r.match_id):
+        match = by_id.get(row.match_id)
+        if match is None:
+            errors[row.match_id] = ServiceError(
+                "not_in_round", _("This match is not in this round; reload the page.")
+            )
+            continue
+        try:
+            with transaction.atomic():
+                saved.append(enter_result(user, match, row.games, lisa=row.lisa))
+        except ServiceError as error:
+            if not (error.code == "already_confirmed" and _repeats(match, row)):
+                errors[row.match_id] = error
+    return saved, errors
+
+
+def _repeats(match: Match, row: SheetRow) -> bool:
+    """The row says what the match's confirmed result already says."""
+    confirmed = match.results.filter(status=Result.Status.CONFIRMED).first()
+    try:
+        fields = score(match.event, row.games, lisa=row.lisa)
+    except ServiceError:
+        return False
+    return confirmed is not None and same_score(confirmed, fields)
 
 
 def _refuse_while_disputed(match: Match) -> None:
@@ -287,11 +446,12 @@ def dispute_result(user, result: Result, note: str = "") -> Result:
     return result
 
 
-def _replace(user, old: Result, new_status: str, games: Any, note: str, action: str) -> Result:
-    """Put a new confirmed result, entered by an organiser, in place of `old`."""
+def _replace(
+    user, old: Result, new_status: str, fields: dict[str, Any], note: str, action: str
+) -> Result:
+    """Put a new confirmed result (`score`'s fields), entered by `user`, in place of `old`."""
     match = old.match
     before = snapshot(old, RESULT_FIELDS)
-    fields = score(match.event, games)
     old.status = new_status
     old.save(update_fields=["status"])
     now = timezone.now()
@@ -318,7 +478,9 @@ def _replace(user, old: Result, new_status: str, games: Any, note: str, action: 
 
 
 @transaction.atomic
-def resolve_dispute(user, result: Result, games: Any = None, note: str = "") -> Result:
+def resolve_dispute(
+    user, result: Result, games: Any = None, note: str = "", lisa: bool | None = None
+) -> Result:
     """An organiser settles a dispute: upholds the entered result, or enters the right one."""
     match, result = _lock_result(
         result, Result.Status.DISPUTED, "not_disputed", _("This result is not disputed.")
@@ -327,11 +489,14 @@ def resolve_dispute(user, result: Result, games: Any = None, note: str = "") -> 
     _refuse_while_disputed(match)
     if games is None:
         return _confirm(user, match, result, "result.resolve")
-    return _replace(user, result, Result.Status.REJECTED, games, note, "result.resolve")
+    fields = score(match.event, games, lisa=lisa)
+    return _replace(user, result, Result.Status.REJECTED, fields, note, "result.resolve")
 
 
 @transaction.atomic
-def correct_result(user, match: Match, games: Any, note: str = "") -> Result:
+def correct_result(
+    user, match: Match, games: Any, note: str = "", lisa: bool | None = None
+) -> Result:
     """An organiser corrects a confirmed result; standings recompute from all results."""
     match = _lock(match)
     require(user, "event.manage", match.event)
@@ -340,7 +505,8 @@ def correct_result(user, match: Match, games: Any, note: str = "") -> Result:
         raise ServiceError("no_result", _("This match has no confirmed result to correct."))
     if not note.strip():
         raise ServiceError("note_required", _("Say why the result is corrected."))
-    return _replace(user, old, Result.Status.SUPERSEDED, games, note, "result.correct")
+    fields = score(match.event, games, lisa=lisa)
+    return _replace(user, old, Result.Status.SUPERSEDED, fields, note, "result.correct")
 
 
 @transaction.atomic
@@ -352,16 +518,13 @@ def apply_ruling(user, match: Match, games: Any, note: str) -> Result | None:
     when the match has no result yet.
     """
     match = _lock(match)
-    old = (
-        match.results.select_for_update()
-        .filter(status__in=[*Result.OPEN, Result.Status.CONFIRMED])
-        .first()
-    )
+    old = match.results.select_for_update().filter(status__in=Result.CURRENT).first()
     if old is None:
         return None
     confirmed = old.status == Result.Status.CONFIRMED
     status = Result.Status.SUPERSEDED if confirmed else Result.Status.REJECTED
-    return _replace(user, old, status, games, note, "result.ruling")
+    fields = score(match.event, games, lisa=old.shutout)
+    return _replace(user, old, status, fields, note, "result.ruling")
 
 
 def award_forfeit(match: Match, absent: str, actor=None) -> Result:

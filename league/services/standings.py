@@ -51,6 +51,9 @@ class Standing:
     points_against: int = 0
     tied: bool = False
     form: list[str] = field(default_factory=list)  # "W", "L", "D" in the order played
+    # each tiebreak's value, by the event's tiebreak keys (head-to-head only where used)
+    values: dict[str, float] = field(default_factory=dict)
+    placement: str = ""  # elimination events: "Winner", "Runner-up", "5–8", ...
 
     @property
     def point_difference(self) -> int:
@@ -192,6 +195,7 @@ def rank(
     for standing in ranked:
         row = table[standing.id]
         row.position, row.tied = standing.rank, shared[standing.rank] > 1
+        row.values = {key.removeprefix("league_"): v for key, v in standing.values.items()}
         rows.append(row)
     return rows
 

@@ -16,7 +16,7 @@ from ..event_forms import ResultForm
 from ..event_views import _rounds as rounds_with_results
 from ..event_views import refused
 from ..models import Event, Match, Result, Round
-from ..permissions import can, require
+from ..permissions import can, require, require_published
 from ..services import entries as core_entries
 from ..services import results
 from ..services.errors import ServiceError
@@ -40,8 +40,20 @@ from .services.common import (
     tournament_of,
     unfinished_matches,
 )
-from .services.standings import group_tables, individual_table, pairs_table
+from .services.standings import group_tables, individual_table, pairs_standings
 
+# Column headings of the standings' tiebreaks (the full names are their titles).
+SHORT = {
+    Event.Tiebreak.MATCH_WINS: gettext_lazy("Match wins"),
+    Event.Tiebreak.GAMES_WON: gettext_lazy("Games"),
+    Event.Tiebreak.POINT_DIFFERENCE: gettext_lazy("Points +/−"),
+    Event.Tiebreak.POINTS_FOR: gettext_lazy("Points for"),
+    Event.Tiebreak.HEAD_TO_HEAD: gettext_lazy("Head-to-head"),
+    Event.Tiebreak.BUCHHOLZ: gettext_lazy("Buchholz"),
+    Event.Tiebreak.SONNEBORN_BERGER: gettext_lazy("Sonneborn-Berger"),
+    Event.Tiebreak.PARTNER_AWARE: gettext_lazy("Opp. − partners"),
+    Event.Tiebreak.LOTS: gettext_lazy("Lot"),
+}
 STAGES = (
     ("winners", gettext_lazy("Winners' bracket")),
     ("losers", gettext_lazy("Losers' bracket")),
@@ -53,8 +65,7 @@ def _event(request: HttpRequest, slug: str) -> Event:
     event = get_object_or_404(Event.objects.select_related("organisation"), slug=slug)
     if event.format not in TOURNAMENT_FORMATS:
         raise Http404
-    if event.status == Event.Status.DRAFT:
-        require(request.user, "event.manage", event)
+    require_published(request.user, event)
     return event
 
 
@@ -93,7 +104,8 @@ def _standings(event: Event) -> dict:
         return {"players": individual_table(event)}
     if event.format == Event.Format.GROUPS_PLAYOFF:
         return {"groups": group_tables(event)}
-    return {"table": pairs_table(event)}
+    placements = event.format in ELIMINATION_FORMATS
+    return {"table": pairs_standings(event), "placements": placements}
 
 
 def _page(request: HttpRequest, event: Event) -> dict:
@@ -106,6 +118,9 @@ def _page(request: HttpRequest, event: Event) -> dict:
         "bracket": bracket,
         "columns": bracket_columns(bracket),
         "tiebreaks": [labels.get(key, key) for key in event.tiebreaks],
+        "tiebreak_columns": [
+            (key, SHORT.get(key, key), labels.get(key, key)) for key in event.tiebreaks
+        ],
         **_standings(event),
     }
     if event.format == Event.Format.INDIVIDUAL:
@@ -139,6 +154,7 @@ def run(request: HttpRequest, slug: str) -> HttpResponse:
         .select_related("entry_a", "entry_b", "round")
         .order_by("round__number", "table")
     )
+    first = to_play.first()
     context.update(
         entries=event.entries.filter(team__isnull=True).select_related("player_1", "player_2"),
         playing=len(playing_entries(event)),
@@ -152,6 +168,7 @@ def run(request: HttpRequest, slug: str) -> HttpResponse:
         rematches=swiss.rematches(event, pairings) if pairings else set(),
         latest=latest_round(event),
         to_play=to_play,
+        sheet_round=first.round if first else latest_round(event),
         open_results=open_results,
         result_form=ResultForm(games=games),
         table_form=TableResultForm(),
@@ -288,12 +305,15 @@ def _back(request: HttpRequest, event: Event) -> HttpResponse:
 def match_result(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("event"), pk=pk)
     event = match.event
-    games = event.games_per_match
-    form = ResultForm(request.POST, games=games)
+    form = ResultForm(request.POST, games=event.games_per_match)
     if not form.is_valid():
         raise ServiceError("bad_score", _("Enter whole numbers of points for each game played."))
-    results.enter_result(request.user, match, form.games(), form.cleaned_data["note"])
-    messages.success(request, _("Result entered. It counts once it is confirmed."))
+    note = form.cleaned_data["note"]
+    result = results.enter_result(request.user, match, form.games(), note, form.lisa())
+    if result.status == Result.Status.CONFIRMED:
+        messages.success(request, _("Result saved: it counts now."))
+    else:
+        messages.success(request, _("Result entered. It counts once it is confirmed."))
     return _back(request, event)
 
 
@@ -307,33 +327,39 @@ def result_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     return _back(request, result.match.event)
 
 
+def _correct_bracket(request: HttpRequest, match: Match, form: ResultForm, context: dict) -> bool:
+    """Save the correction, or first show the later matches it would reset (False)."""
+    reset = brackets.reset_preview(match, form.games())
+    confirmed = [int(pk) for pk in request.POST.getlist("reset") if pk.isdigit()]
+    if reset and not request.POST.get("confirm"):
+        context["reset"] = reset
+        return False
+    note = form.cleaned_data["note"]
+    brackets.correct_result(request.user, match, form.games(), note, confirmed, form.lisa())
+    return True
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
-@refused
 def correct(request: HttpRequest, pk: int) -> HttpResponse:
     """Correct a bracket result: the matches it would reset are shown, and reset only when
     the organiser confirms them."""
     match = get_object_or_404(Match.objects.select_related("event", "round"), pk=pk)
     event = match.event
     require(request.user, "event.manage", event)
-    games = event.games_per_match
-    form = ResultForm(request.POST or None, games=games)
+    current = match.results.filter(status=Result.Status.CONFIRMED).first()
+    form = ResultForm(request.POST or None, games=event.games_per_match, result=current)
     context = {"event": event, "match": match, "form": form, "reset": None}
     if request.method == "POST" and form.is_valid():
-        note = form.cleaned_data["note"]
-        reset = brackets.reset_preview(match, form.games())
-        confirmed = [int(pk) for pk in request.POST.getlist("reset") if pk.isdigit()]
-        if reset and not request.POST.get("confirm"):
-            context["reset"] = reset
-        else:
-            if not note.strip():
-                raise ServiceError("note_required", _("Say why the result is corrected."))
-            brackets.correct_result(request.user, match, form.games(), note, confirmed)
-            messages.success(request, _("Result corrected."))
-            return redirect("tournament_run", slug=event.slug)
+        try:
+            if _correct_bracket(request, match, form, context):
+                messages.success(request, _("Result corrected."))
+                return redirect("tournament_run", slug=event.slug)
+        except ServiceError as error:  # shown with what was typed, nothing saved
+            form.add_error(None, error.message)
     elif request.method == "POST":
-        messages.error(request, _("Enter whole numbers of points for each game played."))
-    return render(request, "tournaments/correct.html", context)
+        form.add_error(None, _("Enter whole numbers of points for each game played."))
+    return render(request, "tournaments/correct.html", context, status=400 if form.errors else 200)
 
 
 @login_required
@@ -345,8 +371,13 @@ def table_result(request: HttpRequest, pk: int, table: int) -> HttpResponse:
     if not form.is_valid():
         raise ServiceError("bad_score", _("Enter whole numbers of points for both sides."))
     data = form.cleaned_data
-    individual.enter_table_result(request.user, round_, table, data["points_a"], data["points_b"])
-    messages.success(request, _("Result entered. It counts once it is confirmed."))
+    result = individual.enter_table_result(
+        request.user, round_, table, data["points_a"], data["points_b"]
+    )
+    if result.status == TableResult.Status.CONFIRMED:
+        messages.success(request, _("Result saved: it counts now."))
+    else:
+        messages.success(request, _("Result entered. It counts once it is confirmed."))
     return _back(request, round_.event)
 
 
@@ -361,7 +392,8 @@ def table_confirm(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def print_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """Table cards and scoresheets of a published round, one table per half page."""
+    """Table cards of a published round, one table per printed page, a row per game the
+    match format can need."""
     event = _event(request, slug)
     round_ = get_object_or_404(Round, event=event, number=number)
     if event.format == Event.Format.INDIVIDUAL:
@@ -372,9 +404,13 @@ def print_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "entry_a__player_1", "entry_a__player_2", "entry_b__player_1", "entry_b__player_2"
         )
         cards = [(m.table, [m.entry_a, m.entry_b]) for m in matches.order_by("table")]
-    games = event.games_per_match
     return render(
         request,
         "tournaments/print.html",
-        {"event": event, "round": round_, "cards": cards, "games": range(1, max(games, 3) + 1)},
+        {
+            "event": event,
+            "round": round_,
+            "cards": cards,
+            "games": range(1, event.games_per_match + 1),
+        },
     )

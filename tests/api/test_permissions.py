@@ -59,7 +59,8 @@ def _match(league):
 
 
 def _proposed(league):
-    return results.enter_result(league.organiser2, _match(league), game(150, 40))
+    match = _match(league)
+    return results.enter_result(league.players(match.entry_a)[0], match, game(150, 40))
 
 
 def _confirmed(league):

@@ -42,7 +42,7 @@ def play_out(table: Table, rng: random.Random) -> Table:
     return table
 
 
-def test_a_due_online_fixture_opens_its_table_and_enters_its_result(players):
+def test_a_due_online_fixture_opens_its_table_and_its_result_is_final(players):
     club = Organisation.objects.create(name="Club Live", slug="club-live")
     event = Event.objects.create(
         organisation=club,
@@ -75,8 +75,11 @@ def test_a_due_online_fixture_opens_its_table_and_enters_its_result(players):
     assert table.absence == Table.Absence.FORFEIT and not table.casual
     table = play_out(Table.objects.get(pk=table.pk), random.Random(3))
     result = Result.objects.get(match=fixture)
-    assert result.status == Result.Status.PROPOSED
+    # final when the match ends: the server saw every action (disputes have their window)
+    assert result.status == Result.Status.CONFIRMED and result.entered_by is None
+    assert Match.objects.get(pk=fixture.pk).status == Match.Status.PLAYED
     assert (result.points_a, result.points_b) == tuple(table.match["scores"])
+    assert result.shutout == table.match["shutout"]  # never disagrees with the engine
     hands = result.games[0]["hands"]
     assert [h["format"] for h in hands] == ["domino-hand/1"] * table.hands.count()
     assert not Table.objects.filter(fixture=later).exists()

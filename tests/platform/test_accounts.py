@@ -2,6 +2,7 @@ import re
 import time
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
@@ -85,6 +86,7 @@ def test_password_reset_mail_is_sent_by_the_worker(client, celery_worker_process
     text = mail.read_text()
     assert "marco@example.com" in text
     link = re.search(r"https?://[^/\s]+(/accounts/reset/\S+/)", text).group(1)
+    assert f"{settings.SITE_URL}{link}" in text  # the site's address, not the request's
     form_page = client.get(link, follow=True)
     assert form_page.context["validlink"]
     client.post(

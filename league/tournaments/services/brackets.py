@@ -147,6 +147,7 @@ class SlotView:
     needed: bool
     match: Match | None
     stale: bool
+    points: tuple[int, int] | None = None  # (home, away) of the confirmed result
 
 
 def bracket_view(bracket: Bracket) -> list[SlotView]:
@@ -157,6 +158,10 @@ def bracket_view(bracket: Bracket) -> list[SlotView]:
     winners = confirmed_winners(bracket.event)
     results = {n: winners[m.pk] for n, m in slots.items() if m.pk in winners}
     states, stale = consistent_states(shape, [s.entry_id for s in seeds], results)
+    confirmed = Result.objects.filter(
+        match__in=slots.values(), status=Result.Status.CONFIRMED
+    ).values_list("match_id", "match__entry_a_id", "points_a", "points_b")
+    points = {m: {a: (pa, pb)} for m, a, pa, pb in confirmed}
     return [
         SlotView(
             m.id,
@@ -169,9 +174,18 @@ def bracket_view(bracket: Bracket) -> list[SlotView]:
             states[m.id].needed,
             slots.get(m.id),
             m.id in stale,
+            _home_away(points, slots.get(m.id), states[m.id].home),
         )
         for m in shape.matches
     ]
+
+
+def _home_away(points: dict, match: Match | None, home: int | None) -> tuple[int, int] | None:
+    """The confirmed result's points as (home, away)."""
+    if match is None or match.pk not in points:
+        return None
+    ((a, (pa, pb)),) = points[match.pk].items()
+    return (pa, pb) if a == home else (pb, pa)
 
 
 def sync(bracket: Bracket) -> None:
@@ -291,7 +305,12 @@ def reset_preview(match: Match, games) -> list[Match]:
 
 @transaction.atomic
 def correct_result(
-    user, match: Match, games, note: str, confirm_reset: Collection[int] = ()
+    user,
+    match: Match,
+    games,
+    note: str,
+    confirm_reset: Collection[int] = (),
+    lisa: bool | None = None,
 ) -> list[Match]:
     """Correct a bracket match's confirmed result; returns the matches that were reset.
 
@@ -308,7 +327,7 @@ def correct_result(
             if reset
             else _("The matches to reset have changed: review the correction again."),
         )
-    core_results.correct_result(user, match, games, note)
+    core_results.correct_result(user, match, games, note, lisa)
     for dependent in reset:
         for result in dependent.results.filter(status__in=Result.CURRENT):
             before = result.status

@@ -198,18 +198,33 @@ def _check_points(event: Event, points_a, points_b) -> None:
 
 @transaction.atomic
 def enter_table_result(user, round_: Round, table: int, points_a, points_b) -> TableResult:
-    """Propose a table's result; a second person confirms it."""
+    """Enter a table's result, as `results.enter_result` does for matches: a referee's or
+    organiser's entry counts at once; a player's (if the event lets players enter results)
+    waits for a second person."""
     round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
     if not round_.seats.filter(table=table).exists():
         raise ServiceError("no_table", _("There is no such table in this round."))
+    official = can(user, "event.referee", round_.event)
+    if not official and not round_.event.players_enter_results:
+        raise ServiceError(
+            "organisers_enter_results", _("In this event the organisers enter the results.")
+        )
     if not _may_enter(user, round_, table):
         raise PermissionDenied(_("Only a referee or a player of the table may do this."))
     _check_points(round_.event, points_a, points_b)
     if round_.table_results.filter(table=table).exists():
         raise ServiceError("result_exists", _("This table's result was already entered."))
     result = TableResult.objects.create(
-        round=round_, table=table, points_a=points_a, points_b=points_b, entered_by=user
+        round=round_,
+        table=table,
+        points_a=points_a,
+        points_b=points_b,
+        entered_by=user,
+        status=TableResult.Status.CONFIRMED if official else TableResult.Status.PROPOSED,
+        confirmed_by=user if official else None,
     )
+    if official:
+        bump_standings(round_.event)
     audit(
         user,
         "individual.result",

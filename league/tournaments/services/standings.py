@@ -8,13 +8,19 @@ events rank players on their tables' results (partners share a result) plus thei
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 from ...models import Entry, Event, Match, Round
 from ...pairing import MatchResult
 from ...pairing import rank as rank_entrants
 from ...services.events import rules_of
 from ...services.standings import CountedMatch, Standing, entries_for, outcomes_for, rank
-from ..models import Group, SitOut, TableResult
-from .common import tournament_of
+from ..models import Bracket, Group, SitOut, TableResult
+from .brackets import bracket_view
+from .common import ELIMINATION_FORMATS, tournament_of
+
+# How far an elimination got, by the stage of the match that put it out (rounds count within)
+DEPTH = {"winners": 0, "losers": 0, "third_place": 1000, "grand_final": 2000}
 
 
 def bye_outcomes(event: Event) -> list[CountedMatch]:
@@ -30,6 +36,70 @@ def pairs_table(event: Event) -> list[Standing]:
     """Swiss and elimination events: every entry, best first."""
     outcomes = outcomes_for(event) + bye_outcomes(event)
     return rank(entries_for(event), outcomes, event.tiebreaks, rules_of(event).shutout_multiplier)
+
+
+def _placement(position: int, shared: int) -> str:
+    if shared == 1 and position == 1:
+        return str(_("Winner"))
+    if shared == 1 and position == 2:
+        return str(_("Runner-up"))
+    return str(position) if shared == 1 else f"{position}–{position + shared - 1}"
+
+
+def elimination_table(event: Event, bracket: Bracket) -> list[Standing]:
+    """Elimination events: ranked by placement in the bracket (winner, runner-up, third...),
+    entries still in first; those put out in the same round share a place, listed by the
+    event's tiebreaks."""
+    rows = pairs_table(event)
+    order = {row.entry.pk: i for i, row in enumerate(rows)}
+    out: dict[int, tuple[int, int]] = {}  # entry -> (depth of the match that put it out, id)
+    champion = None
+    views = bracket_view(bracket)
+    final = max((v.round for v in views if v.stage == "winners"), default=0)
+    for view in views:
+        if view.winner is None or not view.needed or view.home is None or view.away is None:
+            continue
+        loser = view.away if view.winner.pk == view.home.pk else view.home
+        if view.stage in ("grand_final", "grand_final_reset") or (
+            view.stage == "winners" and bracket.kind == Bracket.Kind.SINGLE and view.round == final
+        ):
+            champion = view.winner.pk
+            out[loser.pk] = (3000, view.number)
+            out.pop(view.winner.pk, None)
+        elif view.stage == "third_place":
+            out[view.winner.pk], out[loser.pk] = (2500, view.number), (2400, view.number)
+        elif bracket.kind == Bracket.Kind.SINGLE or view.stage == "losers":
+            out[loser.pk] = (DEPTH[view.stage] + view.round, view.number)
+    in_play = [r for r in rows if r.entry.pk not in out]
+    if champion is not None:
+        in_play.sort(key=lambda r: r.entry.pk != champion)
+    gone = sorted(
+        (r for r in rows if r.entry.pk in out),
+        key=lambda r: (-out[r.entry.pk][0], order[r.entry.pk]),
+    )
+    ranked, position = [], 1
+    for row in in_play:
+        row.position = position
+        row.placement = _placement(1, 1) if row.entry.pk == champion else str(_("In play"))
+        ranked.append(row)
+        position += 1
+    for depth in sorted({out[r.entry.pk][0] for r in gone}, reverse=True):
+        level = [r for r in gone if out[r.entry.pk][0] == depth]
+        for row in level:
+            row.position = position
+            row.placement = _placement(position, len(level))
+            ranked.append(row)
+        position += len(level)
+    return ranked
+
+
+def pairs_standings(event: Event) -> list[Standing]:
+    """The table a page shows for pairs: by bracket placement once an elimination bracket is
+    drawn, else by the event's tiebreaks."""
+    bracket = Bracket.objects.filter(event=event).first()
+    if event.format in ELIMINATION_FORMATS and bracket is not None:
+        return elimination_table(event, bracket)
+    return pairs_table(event)
 
 
 def group_tables(event: Event) -> list[tuple[Group, list[Standing]]]:

@@ -21,6 +21,7 @@ from ...pairing import SwissEntrant, pair_swiss
 from ...services.audit import audit
 from ...services.errors import ServiceError
 from ...services.events import bump_standings
+from ...tasks import announce_round
 from ..models import DraftPairing, ForbiddenPairing
 from .common import (
     history,
@@ -236,7 +237,8 @@ def discard_draft(user, event: Event) -> None:
 
 @transaction.atomic
 def publish(user, event: Event) -> Round:
-    """The draft becomes the round that everyone sees and plays."""
+    """The draft becomes the round that everyone sees and plays; every player with an email
+    address is told their table, in their language, by the background worker."""
     event = lock_event(user, event, SWISS)
     pairings = _draft_or_error(event)
     number = pairings[0].number
@@ -259,6 +261,7 @@ def publish(user, event: Event) -> Round:
     DraftPairing.objects.filter(event=event).delete()
     start_play(user, event)
     bump_standings(event)
+    transaction.on_commit(lambda: announce_round.delay(round_.pk))
     audit(
         user,
         "swiss.publish",
