@@ -56,7 +56,8 @@ def run() -> bool:
     """Create the demo data if it is missing; True when anything was created."""
     if Organisation.objects.filter(slug=CLUB_SLUG).exists():
         club = Organisation.objects.get(slug=CLUB_SLUG)
-        return add_demo_events(club, _user("organiser"), _user("admin", staff=True))
+        _user("admin", staff=True)
+        return add_demo_events(club, _user("organiser"))
     federation = Organisation.objects.create(
         name="Federación Dominicana de Dominó (demo)",
         slug="fdd-demo",
@@ -71,7 +72,7 @@ def run() -> bool:
         country="DO",
         city="Santo Domingo",
     )
-    admin = _user("admin", staff=True)
+    _user("admin", staff=True)
     organiser = _user("organiser")
     Player.objects.get_or_create(user=organiser, defaults={"display_name": "Olga Organizadora"})
     for role in (Membership.Role.OWNER, Membership.Role.ORGANISER, Membership.Role.REFEREE):
@@ -82,7 +83,7 @@ def run() -> bool:
         if user is not None:
             Membership.objects.create(organisation=club, user=user, role=Membership.Role.PLAYER)
     add_demo_dispute(club, organiser)
-    add_demo_events(club, organiser, admin)
+    add_demo_events(club, organiser)
     ratings_demo.run(club)
     return True
 
@@ -101,7 +102,7 @@ def _score(rng: random.Random, target: int) -> list[dict]:
     ]
 
 
-def add_demo_events(club: Organisation, organiser, admin) -> bool:
+def add_demo_events(club: Organisation, organiser) -> bool:
     """A league in progress (8 pairs, some rounds confirmed, one result awaiting
     confirmation, fixtures ahead) and a draft Swiss tournament. Once only."""
     if Event.objects.filter(organisation=club, name=LEAGUE_NAME).exists():
@@ -128,8 +129,7 @@ def add_demo_events(club: Organisation, organiser, admin) -> bool:
     target = events.rules_of(league).target
     matches = Match.objects.filter(event=league).exclude(entry_b=None).select_related("round")
     for match in matches.filter(round__number__lte=ROUNDS_PLAYED).order_by("round__number", "pk"):
-        proposed = results.enter_result(organiser, match, _score(rng, target))
-        results.confirm_result(admin, proposed)
+        results.enter_result(organiser, match, _score(rng, target))  # counts at once
     ana = Player.objects.get(club=club, display_name=PLAYER_NAMES[0])
     awaiting = (
         matches.filter(round__number=ROUNDS_PLAYED + 1)

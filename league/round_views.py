@@ -180,6 +180,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
             )
             .order_by(F("table").asc(nulls_last=True), "pk")
         )
+    table = _projector_standings(event)
     return render(
         request,
         "league/projector.html",
@@ -187,7 +188,8 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
             "event": event,
             "round": round_,
             "matches": matches,
-            "standings": _projector_standings(event),
+            "standings": table,
+            "played": any(row["played"] for row in table),
             "seconds": 20,
         },
     )

@@ -245,7 +245,7 @@ def celery_worker_process(service_env, log_dir, mail_dir) -> subprocess.Popen:
         stdout=handle,
         stderr=subprocess.STDOUT,
     )
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180  # a loaded machine starts it slowly
     while "ready." not in log.read_text():
         if process.poll() is not None or time.monotonic() > deadline:
             stop(process)
