@@ -82,9 +82,7 @@ def roster_player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "club": club,
             "player": player,
             "form": form,
-            "invitations": [
-                (i, absolute(i.get_absolute_url())) for i in open_invitations
-            ],
+            "invitations": [(i, absolute(i.get_absolute_url())) for i in open_invitations],
         },
     )
 
