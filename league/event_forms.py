@@ -404,5 +404,5 @@ class RoundTimeForm(forms.Form):
         label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
     time = forms.TimeField(
-        label=_("Time"), required=False, widget=forms.TimeInput(attrs={"type": "time"})
+        label=_("Start time"), required=False, widget=forms.TimeInput(attrs={"type": "time"})
     )
