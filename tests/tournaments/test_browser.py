@@ -130,5 +130,5 @@ def test_8_pair_double_elimination_through_the_grand_final_reset(page, asgi_serv
     page.goto(f"{asgi_server}/events/{data.event.slug}/tournament/")
     assert page.locator(".bracket-match").count() == 2 * 8 - 1
     final = page.locator(".bracket-match").last
-    assert final.locator(".side.won").inner_text() == str(reset.match.entry_a)
+    assert final.locator(".side.won .who").inner_text() == str(reset.match.entry_a)
     assert Match.objects.filter(event=data.event).count() == 15
