@@ -59,8 +59,9 @@ def _match(league):
 
 
 def _proposed(league):
+    """Entered by the opponents of "match_player" (an organiser's entry would count at once)."""
     match = _match(league)
-    return results.enter_result(league.players(match.entry_a)[0], match, game(150, 40))
+    return results.enter_result(league.players(league.pairs[1])[0], match, game(150, 40))
 
 
 def _confirmed(league):

@@ -6,7 +6,7 @@ from rest_framework.test import APIClient
 from league.models import AuditEntry, Event, Result
 from tests.engine.records import EXAMPLE, example
 
-from .conftest import csrf_post, key_for, signed_in, with_key
+from .conftest import csrf_post, key_for, with_key
 
 pytestmark = pytest.mark.django_db
 
@@ -71,15 +71,12 @@ def test_uploaded_hands_are_adjudicated_and_kept_with_their_rulings(league, api)
     assert hands[1]["ruling"]["error"]["code"] == "illegal_pass"
 
 
-def test_a_result_is_confirmed_by_a_second_person_and_moves_the_standings(league, api):
+def test_an_organisers_result_counts_at_once_and_moves_the_standings(league, api):
     match = league.matches(1)[0]
     first = with_key(key_for(league, "write"))
     score = {"games": [{"points_a": 150, "points_b": 40}]}
     entered = first.post(f"/api/v1/matches/{match.pk}/result/", score, format="json").json()
-    same = first.post(f"/api/v1/results/{entered['id']}/confirm/")
-    assert same.status_code == 403  # the owner behind the key entered it
-    confirmed = csrf_post(signed_in(league.referee), f"/api/v1/results/{entered['id']}/confirm/")
-    assert confirmed.json()["status"] == "confirmed"
+    assert entered["status"] == "confirmed"  # the owner behind the key: no second person
     table = api.get(f"/api/v1/events/{league.event.slug}/standings/").json()["tables"][0]
     assert table["standings"][0]["won"] == 1
     again = first.post(f"/api/v1/matches/{match.pk}/result/", score, format="json")
