@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "league",
     "league.tournaments",
     "league.ratings",
@@ -263,7 +264,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
     ],
@@ -271,6 +272,8 @@ REST_FRAMEWORK = {
     # JSON only, bounded in size and depth (config.parsers.JSONParser).
     "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    # `?format=` is the events' filter by competition format, not a choice of renderer.
+    "URL_FORMAT_OVERRIDE": None,
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     # An empty rate turns that limit off (the API benchmark's server does).
     "DEFAULT_THROTTLE_RATES": {
@@ -305,6 +308,15 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Leagues, tournaments, results, standings and ratings of partnership dominoes.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "OAS_VERSION": "3.1.0",
+    # Swagger UI and ReDoc from this installation's static files, not from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.schema.postprocess",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "EventStatusEnum": "league.models.Event.Status",
         "EntryStatusEnum": "league.models.Entry.Status",

@@ -8,6 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import error_response
+from config.schema import ANY_RECORD, RULING
 from league.api.auth import AnonRateThrottle, ApiKeyAuthentication, UserRateThrottle
 from league.faults import localised
 
@@ -28,8 +29,8 @@ class AdjudicateView(APIView):
     throttle_classes = [AnonRateThrottle, UserRateThrottle]
 
     @extend_schema(
-        request=OpenApiTypes.OBJECT,
-        responses={200: OpenApiTypes.OBJECT},
+        request={"application/json": ANY_RECORD},
+        responses={200: RULING},
         operation_id="adjudicate",
         tags=["engine"],
     )

@@ -65,6 +65,7 @@ class KeyScope(permissions.BasePermission):
     """
 
     message = _("This API key is read-only.")
+    public_reads = True
 
     def has_permission(self, request, view) -> bool:
         if request.method in permissions.SAFE_METHODS:

@@ -6,7 +6,9 @@ from typing import Any
 from django.db import models
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.fields import empty
 
+from config.schema import HAND, RULING
 from games.models import Table
 from league.models import (
     Division,
@@ -49,6 +51,28 @@ class ModelSerializer(serializers.ModelSerializer):
         **serializers.ModelSerializer.serializer_field_mapping,
         models.DateTimeField: DateTimeField,
     }
+
+
+@extend_schema_field(HAND)
+class HandRecordField(serializers.DictField):
+    """A `domino-hand/1` record (games/schemas/domino-hand-1.json)."""
+
+
+@extend_schema_field(RULING)
+class RulingField(serializers.DictField):
+    """A `domino-ruling/1` ruling (games/schemas/domino-ruling-1.json)."""
+
+
+class QueryIntegerField(serializers.IntegerField):
+    """A whole number in a query string: given empty (`?page_size=`), it is not a number,
+    rather than absent."""
+
+    def get_value(self, dictionary: Any) -> Any:
+        return dictionary.get(self.field_name, empty)
+
+
+class PageSerializer(serializers.Serializer):
+    page_size = QueryIntegerField(min_value=1, max_value=500, required=False, default=None)
 
 
 class EventSlugField(serializers.SlugRelatedField):
@@ -229,12 +253,16 @@ class WithdrawSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
 
 
+# A game's points: far above any target, and 25 games of it still fit the result's columns.
+MAX_GAME_POINTS = 10_000
+
+
 class GameSerializer(serializers.Serializer):
     """One game of a match: its points, and optionally its hands as `domino-hand/1` records."""
 
-    points_a = serializers.IntegerField(min_value=0)
-    points_b = serializers.IntegerField(min_value=0)
-    hands = serializers.ListField(child=serializers.DictField(), required=False, max_length=200)
+    points_a = serializers.IntegerField(min_value=0, max_value=MAX_GAME_POINTS)
+    points_b = serializers.IntegerField(min_value=0, max_value=MAX_GAME_POINTS)
+    hands = serializers.ListField(child=HandRecordField(), required=False, max_length=200)
 
 
 class ResultInputSerializer(serializers.Serializer):
@@ -291,16 +319,16 @@ class HandRecordSerializer(serializers.Serializer):
 
     game = serializers.IntegerField()
     hand = serializers.IntegerField()
-    record = serializers.DictField()
-    ruling = serializers.DictField()
+    record = HandRecordField()
+    ruling = RulingField()
 
 
 class LiveHandSerializer(serializers.Serializer):
     """A finished hand of a live table: its number in the match, record and ruling."""
 
     hand = serializers.IntegerField()
-    record = serializers.DictField()
-    ruling = serializers.DictField()
+    record = HandRecordField()
+    ruling = RulingField()
 
 
 def hand_records(result: Result) -> list[dict[str, Any]]:
@@ -471,7 +499,7 @@ class UpdatedSinceSerializer(serializers.Serializer):
 
 
 class DivisionFilterSerializer(serializers.Serializer):
-    division = serializers.IntegerField(min_value=1, required=False, default=None)
+    division = QueryIntegerField(min_value=1, max_value=MAX_ID, required=False, default=None)
 
 
 class LeaderboardFilterSerializer(serializers.Serializer):

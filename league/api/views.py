@@ -8,6 +8,7 @@ a key never reaches beyond its organisation or its access.
 import json
 
 import django_filters
+from django import forms
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Prefetch, Q, QuerySet
@@ -54,13 +55,68 @@ CURRENT = Prefetch(
 
 
 class Pagination(PageNumberPagination):
+    """`page` from 1, `page_size` from 1 to 500 (50 by default); anything else is a 400, and
+    a page past the last is a 404."""
+
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 500
 
+    def get_page_size(self, request: Request) -> int:
+        wanted = _valid(s.PageSerializer, request, request.query_params)["page_size"]
+        return wanted or self.page_size
+
+    def get_schema_operation_parameters(self, view) -> list[dict]:
+        parameters = super().get_schema_operation_parameters(view)
+        bounds = {
+            "page": {"minimum": 1},
+            "page_size": {"minimum": 1, "maximum": self.max_page_size, "default": self.page_size},
+        }
+        for parameter in parameters:
+            parameter["schema"].update(bounds[parameter["name"]])
+        return parameters
+
+
+class FilterSet(django_filters.FilterSet):
+    """A filter given with no value (`?round=`) is a 400, like any other value that is not
+    one of its kind, rather than no filter at all; free text may be empty."""
+
+    def is_valid(self) -> bool:
+        valid = super().is_valid()
+        for name, wanted in self.filters.items():
+            if self.data.get(name) == "" and not isinstance(wanted, django_filters.CharFilter):
+                self.form.add_error(name, forms.Field.default_error_messages["required"])
+                valid = False
+        return valid
+
+
+class FilterBackend(django_filters.rest_framework.DjangoFilterBackend):
+    filterset_base = FilterSet
+
 
 class StableOrdering(OrderingFilter):
     """The requested order, then the primary key, so pages never overlap or skip."""
+
+    def get_ordering(self, request: Request, queryset: QuerySet, view) -> list[str]:
+        """One of the view's `ordering_fields`, or `-` and one of them; anything else is a
+        400 rather than silently the default order."""
+        wanted = request.query_params.get(self.ordering_param)
+        if wanted is None:
+            return self.get_default_ordering(view)
+        if wanted not in self.choices(view):
+            raise ValidationError({self.ordering_param: [_("Not a valid order.")]})
+        return [wanted]
+
+    @staticmethod
+    def choices(view) -> list[str]:
+        fields = list(getattr(view, "ordering_fields", []))
+        return [*fields, *(f"-{name}" for name in fields)]
+
+    def get_schema_operation_parameters(self, view) -> list[dict]:
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            parameter["schema"]["enum"] = self.choices(view)
+        return parameters
 
     def filter_queryset(self, request, queryset, view):
         queryset = super().filter_queryset(request, queryset, view)
@@ -118,11 +174,7 @@ class ApiViewSet(ConditionalGetMixin, viewsets.GenericViewSet):
     permission_classes = [KeyScope]
     throttle_classes = THROTTLES
     pagination_class = Pagination
-    filter_backends = [
-        django_filters.rest_framework.DjangoFilterBackend,
-        UpdatedSince,
-        StableOrdering,
-    ]
+    filter_backends = [FilterBackend, UpdatedSince, StableOrdering]
     lookup_value_regex = "[0-9]{1,18}"
     event_field: str | None = None
 
@@ -229,7 +281,7 @@ class RatingPoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiVie
 # Events ---------------------------------------------------------------------------------
 
 
-class EventFilter(django_filters.FilterSet):
+class EventFilter(FilterSet):
     organisation = django_filters.CharFilter(field_name="organisation__slug")
 
     class Meta:
@@ -287,7 +339,7 @@ class EventViewSet(
         return Response(s.EventSerializer(event, context=self.get_serializer_context()).data)
 
     @extend_schema(request=s.FixturesSerializer, responses={201: s.RoundSerializer(many=True)})
-    @action(detail=True, methods=["post"])
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
     def fixtures(self, request: Request, slug: str) -> Response:
         """Draw lots and make every round of a league."""
         event = self.get_object()
@@ -564,8 +616,14 @@ def _valid(serializer_class, request: Request, data=None) -> dict:
 # Rounds, entries, fixtures and results ---------------------------------------------------
 
 
-class RoundFilter(django_filters.FilterSet):
+def number_filter(**kwargs) -> django_filters.NumberFilter:
+    """A whole number in the database's range (a bigger one is a 400, not a failed query)."""
+    return django_filters.NumberFilter(min_value=1, max_value=MAX_ID, decimal_places=0, **kwargs)
+
+
+class RoundFilter(FilterSet):
     event = django_filters.CharFilter(field_name="event__slug")
+    number = number_filter(field_name="number")
 
     class Meta:
         model = Round
@@ -582,7 +640,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
     event_field = "event"
 
 
-class EntryFilter(django_filters.FilterSet):
+class EntryFilter(FilterSet):
     event = django_filters.CharFilter(field_name="event__slug")
 
     class Meta:
@@ -629,12 +687,7 @@ class EntryViewSet(
         return Response(self.get_serializer(entry).data)
 
 
-def number_filter(**kwargs) -> django_filters.NumberFilter:
-    """A whole number in the database's range (a bigger one is a 400, not a failed query)."""
-    return django_filters.NumberFilter(min_value=1, max_value=MAX_ID, decimal_places=0, **kwargs)
-
-
-class MatchFilter(django_filters.FilterSet):
+class MatchFilter(FilterSet):
     event = django_filters.CharFilter(field_name="event__slug")
     round = number_filter(field_name="round__number")
     division = number_filter(field_name="round__division")
@@ -764,7 +817,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
         return Response(s.LiveHandSerializer(data, many=True).data)
 
 
-class ResultFilter(django_filters.FilterSet):
+class ResultFilter(FilterSet):
     event = django_filters.CharFilter(field_name="match__event__slug")
 
     class Meta:

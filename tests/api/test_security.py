@@ -11,7 +11,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from league.models import Event
 from league.services import events
 
-from .conftest import key_for, with_key
+from .conftest import build_league, key_for, with_key
 
 pytestmark = pytest.mark.django_db
 
@@ -193,3 +193,48 @@ def test_failed_authentication_is_throttled(league, rates):
     )
     good = key_for(league, "read")
     assert with_key(good).get("/api/v1/clubs/").status_code == 200
+
+
+# 9. The schema --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", ["-342", "0", "501", "x"])
+def test_pagination_is_validated(league, size):
+    response = APIClient().get("/api/v1/matches/", {"page_size": size})
+    assert response.status_code == 400 and "page_size" in error_of(response)["fields"]
+
+
+def test_an_unknown_order_is_refused(league):
+    response = APIClient().get("/api/v1/matches/", {"ordering": "entry_a__player_1__user__email"})
+    assert response.status_code == 400 and "ordering" in error_of(response)["fields"]
+
+
+def test_list_filters_do_not_apply_to_making_fixtures(db):
+    fresh = build_league(size=4, generate=False)
+    client = APIClient()
+    client.force_authenticate(fresh.organiser)
+    url = f"/api/v1/events/{fresh.event.slug}/fixtures/?season=81789&format=x&page_size=-1"
+    response = client.post(url, {})
+    assert response.status_code == 201, response.content
+    schema = APIClient().get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    operation = schema.json()["paths"]["/api/v1/events/{slug}/fixtures/"]["post"]
+    assert [p["name"] for p in operation["parameters"]] == ["slug"]
+
+
+def test_every_operation_documents_its_errors_with_the_shared_shape(db):
+    schema = APIClient().get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    document = schema.json()
+    shared = {
+        f"#/components/responses/{name}"
+        for name, response in document["components"]["responses"].items()
+        if response["content"]["application/json"]["schema"]
+        == {"$ref": "#/components/schemas/Error"}
+    }
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            errors = {c: r for c, r in operation["responses"].items() if c >= "400"}
+            assert {"400", "429"} <= set(errors), (method, path)
+            assert all(r["$ref"] in shared for r in errors.values()), (method, path)
+            for parameter in operation.get("parameters", []):
+                if parameter["schema"].get("type") == "integer":
+                    assert parameter["schema"]["minimum"] >= 1, (method, path, parameter)
