@@ -23,6 +23,6 @@ def test_the_docs_render_with_no_external_request(asgi_server, page, path, title
     assert "Capicúa API" in page.locator(title).first.inner_text()
     # The schema loaded and was read: its operations are listed.
     page.locator(operation).first.wait_for(state="attached")
-    assert page.locator(operation).count() > 10
+    assert page.locator(operation).count() >= 5
     page.wait_for_load_state("networkidle")
     assert elsewhere == []
