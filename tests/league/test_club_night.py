@@ -1,7 +1,8 @@
-"""In Chromium, on a desktop, one organiser prepares a club night alone, signed in once:
-they sign up, create a club and a Swiss event, import 12 pairs of players without accounts
-from a CSV file, pair and publish a round, print its scoresheets (one PDF page per table)
-and export the standings as CSV, which match the page."""
+"""In Chromium, on a desktop, one organiser runs a club night alone, signed in once: they
+sign up, create a club and a Swiss event, import 12 pairs of players without accounts from a
+CSV file, run three rounds (pair, enter each round on the round sheet, pair the next), open
+the projector view, print the scoresheets (one PDF page per table) and export the standings
+as CSV, which match the page."""
 
 import csv
 import io
@@ -9,7 +10,7 @@ import re
 
 import pytest
 
-from league.models import Entry, Event, Player
+from league.models import Entry, Event, Player, Result
 from tests.conftest import in_thread
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -108,4 +109,50 @@ def test_one_organiser_prepares_a_club_night(page, asgi_server, tmp_path):
     page.click("#publish")
     assert in_thread(lambda: Event.objects.get().status) == Event.Status.RUNNING
     print_scoresheets(page, base, 1)
+    standings_match_the_export(page, base)
+
+
+def scores_of(table: int, number: int) -> tuple[int, int]:
+    """A different score at every table of every round; side A wins at odd tables."""
+    margin = 10 * table + number
+    return (100, 100 - margin) if table % 2 else (100 - margin, 100)
+
+
+def test_one_organiser_runs_a_club_night(page, chromium, asgi_server, tmp_path):
+    """The whole evening: three Swiss rounds entered on the round sheet, the projector view,
+    the scoresheets printed, the standings exported as on the page."""
+    base = asgi_server
+    prepare(page, base, tmp_path)
+    for number in (1, 2, 3):
+        page.click("#pair-round")
+        page.click("#publish")
+        if number == 1:
+            print_scoresheets(page, base, 1)
+            page.goto(base + "/events/noche-suiza/tournament/run/")
+        page.click("#round-sheet-link")
+        rows = page.locator("[data-result-row]")
+        assert rows.count() == 6
+        for i in range(rows.count()):
+            row = rows.nth(i)
+            a, b = scores_of(int(row.get_attribute("data-table")), number)
+            row.locator(".side.a input").first.fill(str(a))
+            row.locator(".side.b input").first.fill(str(b))
+        page.click("#save-round")
+        page.wait_for_selector(".message.success")
+        confirmed = in_thread(
+            lambda n=number: Result.objects.filter(
+                match__round__number=n, status=Result.Status.CONFIRMED
+            ).count()
+        )
+        assert confirmed == 6  # entered by the organiser: they count at once
+        page.goto(base + "/events/noche-suiza/tournament/run/")
+    assert page.locator("#pair-round").count() == 0  # the three rounds are played
+
+    # The projector, in a second window of the same browser session.
+    projector = page.context.new_page()
+    projector.goto(base + "/events/noche-suiza/projector/")
+    text = projector.locator("body").inner_text()
+    assert all(name in text for name, _partner in NAMES)
+    projector.close()
+
     standings_match_the_export(page, base)
