@@ -112,7 +112,7 @@ def test_the_hand_page_shows_where_the_hand_was_lost(chromium, asgi_server, log_
     page.fill("#id_username", users[0].username)
     page.fill("#id_password", "mesa-de-domino-9")
     page.click("main form button[type=submit]")
-    page.wait_for_url(asgi_server + "/")
+    page.wait_for_url("**/dashboard/")
     page.goto(f"{asgi_server}/play/t/{hand.table.code}/hands/{hand.number}/")
     page.wait_for_selector("#analysis-verdict:not([hidden])")
     verdict = page.inner_text("#analysis-verdict")
