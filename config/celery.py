@@ -1,6 +1,7 @@
 """The Celery app: Redis in production, a file-system transport in the embedded mode."""
 
 import os
+from typing import Any
 
 from celery import Celery
 
@@ -9,3 +10,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("capicua")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+def queue_on_commit(name: str, *args: Any) -> None:
+    """Queue the task registered as `name` once the current transaction commits (at once
+    outside a transaction). Services queue their own tasks by name, so that a service and
+    the task that calls it back do not import each other."""
+    from django.db import transaction
+
+    transaction.on_commit(lambda: app.tasks[name].delay(*args))

@@ -13,7 +13,9 @@ def close_sockets_on_logout(sender, request, user, **kwargs) -> None:
 # Sent after the transaction that confirmed a result commits: a proposal confirmed by the
 # second person, a dispute settled, a forfeit awarded (`result.forfeit`), or a correction
 # (`correction=True`; `result.corrects` is the result it replaced). Arguments: sender=Result,
-# match, result, correction. Ratings and webhooks subscribe here.
+# match, result, correction. Apps subscribe in one style: `@receiver(result_confirmed,
+# dispatch_uid="app.what")` in the app's `receivers.py`, which its AppConfig.ready() imports
+# (tournaments: brackets move on; ratings: the pool is recalculated; api: webhooks).
 result_confirmed = Signal()
 
 # Sent when what an event's standings show changes (a result, a correction, a withdrawal, a

@@ -5,7 +5,9 @@ from .models import Round
 from .services.announcements import round_published_mails
 
 
-@shared_task(autoretry_for=(OSError,), retry_backoff=True, max_retries=5)
+@shared_task(
+    name="league.tasks.send_email", autoretry_for=(OSError,), retry_backoff=True, max_retries=5
+)
 def send_email(subject: str, body: str, to: list[str], html: str | None = None) -> int:
     message = EmailMultiAlternatives(subject, body, to=to)
     if html:

@@ -14,13 +14,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from config.celery import queue_on_commit
 from games.engine import adjudicate
 from league.faults import describe
 from league.models import Event, Match, Round
 from league.permissions import can
 from league.services.errors import ServiceError
 
-from . import tasks
 from .models import Batch, Dispute
 from .services import open_dispute
 
@@ -87,7 +87,7 @@ def create_batch(user, event: Event, round: Round | None, data: bytes, filename:
         lines=lines,
         total=len(lines),
     )
-    transaction.on_commit(lambda: tasks.adjudicate_batch.delay(batch.pk))
+    queue_on_commit("games.disputes.tasks.adjudicate_batch", batch.pk)
     return batch
 
 

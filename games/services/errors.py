@@ -2,6 +2,8 @@
 
 from django.utils.translation import gettext_lazy as _
 
+from league.services.errors import ServiceError
+
 MESSAGES = {
     "bad_message": _("That message could not be read."),
     "bad_rules": _("Those rules are not valid."),
@@ -26,16 +28,12 @@ MESSAGES = {
 }
 
 
-class TableError(Exception):
-    """A refused request: nothing was changed."""
+class TableError(ServiceError):
+    """A refused live-table request: nothing was changed. The message is the one of the
+    code's table above, which the live protocol sends (docs/live-protocol.md)."""
 
     def __init__(self, code: str) -> None:
-        super().__init__(code)
-        self.code = code
-
-    @property
-    def message(self) -> str:
-        return str(MESSAGES.get(self.code, MESSAGES["illegal"]))
+        super().__init__(code, MESSAGES.get(code, MESSAGES["illegal"]))
 
 
 # An error names the client's message id by this many characters at most.

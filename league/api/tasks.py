@@ -59,7 +59,7 @@ def _post(delivery: Delivery) -> tuple[int | None, str]:
     return code, "redirect" if 300 <= code < 400 else ""
 
 
-@shared_task(bind=True, max_retries=None, acks_late=True)
+@shared_task(name="league.api.tasks.deliver", bind=True, max_retries=None, acks_late=True)
 def deliver(self, delivery_id: str) -> str:
     """Send one delivery; a non-2xx answer or no answer is retried after 1, 2, 4… times the
     base delay, up to WEBHOOK_MAX_ATTEMPTS attempts; an address that is refused is not

@@ -27,12 +27,12 @@ from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models.signals import post_save
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from config.celery import queue_on_commit
 from league.models import AuditEntry, Entry, Event, Match, Result, Round
 from league.permissions import lineage
 from league.services.errors import ServiceError
@@ -138,10 +138,8 @@ def queue(hooks: list[Webhook], topic: str, organisation, data: dict[str, Any]) 
 
 
 def send_on_commit(deliveries: list[Delivery]) -> None:
-    from .tasks import deliver
-
     for delivery in deliveries:
-        transaction.on_commit(lambda pk=delivery.pk: deliver.delay(str(pk)))
+        queue_on_commit("league.api.tasks.deliver", str(delivery.pk))
 
 
 def _url(path: str) -> str:

@@ -2,6 +2,8 @@ from django import forms
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
+from league.services.errors import ServiceError
+
 from . import services
 from .models import EventPool, Rating, RatingPool
 
@@ -30,7 +32,10 @@ class EventPoolForm(forms.ModelForm):
         data = super().clean()
         event = data.get("event") if "event" in self.fields else self.instance.event
         if event and data.get("pool"):
-            services.check_feed(event, data["pool"])
+            try:
+                services.check_feed(event, data["pool"])
+            except ServiceError as error:
+                raise forms.ValidationError(error.message, code=error.code) from error
         return data
 
 

@@ -8,4 +8,4 @@ class RatingsConfig(AppConfig):
     verbose_name = _("Ratings")
 
     def ready(self) -> None:
-        from . import signals  # noqa: F401
+        from . import receivers  # noqa: F401

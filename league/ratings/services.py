@@ -24,15 +24,17 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
 from django.db.models import Exists, Min, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from config.celery import queue_on_commit
 from league.models import Event, Match, Organisation, Player, Result
 from league.permissions import can, lineage, require
+from league.services.errors import ServiceError
 
 from .models import EventPool, RatedMatch, Rating, RatingChange, RatingPool
 from .skill import Skill, initial, ordinal, outcome_of, rate_match
@@ -76,13 +78,16 @@ def check_feed(event: Event, pool: RatingPool) -> None:
     takes the over-the-board events of that organisation and of its member clubs."""
     if pool.kind == RatingPool.Kind.GLOBAL:
         if event.mode != Event.Mode.ONLINE:
-            raise ValidationError(_("Only online events feed the global ranking."))
+            raise ServiceError("wrong_pool", _("Only online events feed the global ranking."))
     elif event.mode != Event.Mode.OVER_THE_BOARD:
-        raise ValidationError(_("Only over-the-board events feed an organisation's ranking."))
+        raise ServiceError(
+            "wrong_pool", _("Only over-the-board events feed an organisation's ranking.")
+        )
     elif pool.organisation_id not in lineage(event.organisation):
-        raise ValidationError(
+        raise ServiceError(
+            "wrong_pool",
             _("%(event)s is not an event of %(organisation)s or of one of its clubs.")
-            % {"event": event, "organisation": pool.organisation}
+            % {"event": event, "organisation": pool.organisation},
         )
 
 
@@ -231,10 +236,8 @@ def mark_dirty(pool_id: int, start: datetime) -> None:
 
 def request_recalculation(pool_id: int, start: datetime) -> None:
     """Mark the pool and queue the task once the current transaction commits."""
-    from .tasks import recalculate_pool
-
     mark_dirty(pool_id, start)
-    transaction.on_commit(lambda: recalculate_pool.delay(pool_id))
+    queue_on_commit("ratings.recalculate_pool", pool_id)
 
 
 def _request_all(changed: dict[int, datetime]) -> None:

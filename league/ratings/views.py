@@ -1,6 +1,5 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
@@ -10,6 +9,7 @@ from django.views.decorators.http import require_http_methods
 
 from league.models import Event
 from league.permissions import require
+from league.services.errors import ServiceError
 
 from . import services
 from .forms import EventPoolForm, LeaderboardFilter
@@ -61,8 +61,8 @@ def event_pool(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             pool = services.choose_pool(request.user, event, form.cleaned_data["pool"])
-        except ValidationError as error:
-            form.add_error(None, error)
+        except ServiceError as error:
+            form.add_error(None, error.message)
         else:
             if pool is None:
                 messages.success(request, _("The event feeds no ranking."))

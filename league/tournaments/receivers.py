@@ -9,7 +9,7 @@ from .models import BracketSlot
 from .services.brackets import sync
 
 
-@receiver(result_confirmed)
+@receiver(result_confirmed, dispatch_uid="tournaments.advance_bracket")
 def advance_bracket(sender, match, result, correction: bool = False, **kwargs) -> None:
     slot = BracketSlot.objects.select_related("bracket").filter(match_id=match.pk).first()
     if slot is None:

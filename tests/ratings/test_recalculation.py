@@ -3,12 +3,12 @@
 import random
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.core.management import call_command
 
 from league.models import Event, Organisation
 from league.ratings import services
 from league.ratings.models import RatedMatch, Rating, RatingChange, RatingPool
+from league.services.errors import ServiceError
 
 from .conftest import Pool, build_pool, by_openskill
 
@@ -139,7 +139,8 @@ def test_which_events_may_feed_which_pool(db):
         (board, services.global_pool()),
     ]
     for event, pool in refused:
-        with pytest.raises(ValidationError):
+        with pytest.raises(ServiceError) as error:
             services.feed(event, pool)
+        assert error.value.code == "wrong_pool"
     assert services.global_pool() == services.global_pool()
     assert RatingPool.objects.filter(kind=RatingPool.Kind.GLOBAL).count() == 1
