@@ -7,7 +7,9 @@ the in-memory channel layer and Celery on a file-system transport. ``DATABASE_UR
 """
 
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -17,11 +19,40 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("CAPICUA_VAR_DIR", BASE_DIR / "var"))
 
 
+_TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
+
+
 def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None or value == "":
+    """A yes/no setting; unset or empty is the default, and anything unknown an error."""
+    value = os.environ.get(name, "").strip().lower()
+    if not value:
         return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
+    if value not in _TRUE | _FALSE:
+        raise ImproperlyConfigured(
+            f"{name}={os.environ[name]!r} is not a yes/no value: use one of 1, true, yes, on, "
+            "0, false, no, off."
+        )
+    return value in _TRUE
+
+
+def env_int(name: str, default: int) -> int:
+    """A whole-number setting; unset or empty is the default, anything else an error."""
+    return _env_number(name, default, int)
+
+
+def env_float(name: str, default: float) -> float:
+    """A number setting; unset or empty is the default, anything else an error."""
+    return _env_number(name, default, float)
+
+
+def _env_number(name: str, default: Any, kind: Callable[[str], Any]) -> Any:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        return kind(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a number.") from None
 
 
 def env_list(name: str, default: str = "") -> list[str]:
@@ -46,6 +77,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG e
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
+    "config.apps.CapicuaConfig",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -108,21 +140,20 @@ if DATABASE_URL:
     # DATABASE_POOL_MAX=0 connects per request (DATABASE_CONN_MAX_AGE applies then).
     DATABASES = {
         "default": dj_database_url.parse(
-            DATABASE_URL, conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0"))
+            DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0)
         )
     }
-    _pool_max = int(os.environ.get("DATABASE_POOL_MAX", "10"))
+    _pool_max = env_int("DATABASE_POOL_MAX", 10)
     if _pool_max and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # pooled connections go back on close
         DATABASES["default"]["OPTIONS"] = {
             "pool": {
-                "min_size": min(_pool_max, int(os.environ.get("DATABASE_POOL_MIN", "2"))),
+                "min_size": min(_pool_max, env_int("DATABASE_POOL_MIN", 2)),
                 "max_size": _pool_max,
-                "timeout": int(os.environ.get("DATABASE_POOL_TIMEOUT", "20")),
+                "timeout": env_int("DATABASE_POOL_TIMEOUT", 20),
             }
         }
 else:
-    VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
@@ -204,14 +235,18 @@ else:
         }
     }
 
+# The folders the embedded mode writes to, created at start-up (config/apps.py), not here:
+# importing the settings changes nothing on disk.
+CAPICUA_DIRS = [VAR_DIR] if not DATABASE_URL else []
+if not REDIS_URL:
+    CAPICUA_DIRS += [VAR_DIR / "celery" / n for n in ("queue", "results", "processed", "control")]
+
 # Celery: Redis in production; in the embedded mode a file-system broker that a worker
 # process on the same machine reads without any server.
 CELERY_BROKER_URL = REDIS_URL or "filesystem://"
 CELERY_RESULT_BACKEND = REDIS_URL or f"file://{VAR_DIR / 'celery' / 'results'}"
 if not REDIS_URL:
     _queue = VAR_DIR / "celery" / "queue"
-    for _name in ("queue", "results", "processed", "control"):
-        (VAR_DIR / "celery" / _name).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue),
         "data_folder_out": str(_queue),
@@ -242,7 +277,7 @@ EMAIL_BACKEND = os.environ.get(
 )
 EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(VAR_DIR / "mail"))
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
-EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
@@ -255,7 +290,7 @@ SECURE_SSL = env_bool("SECURE_SSL", not DEBUG)
 SESSION_COOKIE_SECURE = SECURE_SSL
 CSRF_COOKIE_SECURE = SECURE_SSL
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", SECURE_SSL)
-SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000" if SECURE_SSL else "0"))
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if SECURE_SSL else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", SECURE_SSL)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", SECURE_SSL)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -296,12 +331,12 @@ TRUSTED_PROXIES: int | list[str] = (
 # when a webhook is added and again at every delivery.
 WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE", False)
 # Webhooks: attempts per delivery, and the first retry's delay (seconds; doubling after).
-WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", "6"))
-WEBHOOK_RETRY_BASE = float(os.environ.get("WEBHOOK_RETRY_BASE", "30"))
+WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 6)
+WEBHOOK_RETRY_BASE = env_float("WEBHOOK_RETRY_BASE", 30.0)
 # Live scores as Server-Sent Events: how often a stream reads the scores, how long it stays
 # open before the client reconnects, and the reconnection delay it asks for.
-LIVE_STREAM_POLL = float(os.environ.get("LIVE_STREAM_POLL", "2"))
-LIVE_STREAM_SECONDS = float(os.environ.get("LIVE_STREAM_SECONDS", "300"))
+LIVE_STREAM_POLL = env_float("LIVE_STREAM_POLL", 2.0)
+LIVE_STREAM_SECONDS = env_float("LIVE_STREAM_SECONDS", 300.0)
 LIVE_STREAM_RETRY_MS = 3000
 SPECTACULAR_SETTINGS = {
     "TITLE": "Capicúa API",

@@ -1,6 +1,7 @@
 """The two run modes come from the environment alone."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -84,3 +85,45 @@ def test_embedded_mode_needs_no_server(tmp_path):
         "django.core.mail.backends.console.EmailBackend"
     )
     assert (tmp_path / "celery" / "queue").is_dir()
+
+
+def test_an_unknown_yes_no_value_is_an_error_naming_the_variable(tmp_path):
+    result = manage("check", env={"CAPICUA_VAR_DIR": str(tmp_path), "DEBUG": "ture"})
+    assert result.returncode != 0
+    assert "DEBUG='ture' is not a yes/no value" in result.stderr
+    result = manage("check", env={**PRODUCTION, "DATABASE_POOL_MAX": "ten"})
+    assert result.returncode != 0
+    assert "DATABASE_POOL_MAX='ten' is not a number" in result.stderr
+    assert show("s.DEBUG", {"CAPICUA_VAR_DIR": str(tmp_path), "DEBUG": "Off"}) == "False"
+
+
+def test_importing_the_settings_writes_nothing(tmp_path):
+    var = tmp_path / "var"
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    imported = subprocess.run(
+        [sys.executable, "-c", "import config.settings as s; print(s.CAPICUA_DIRS[0])"],
+        cwd=settings.BASE_DIR,
+        env=env | {"CAPICUA_VAR_DIR": str(var)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert imported.returncode == 0, imported.stderr
+    assert imported.stdout.strip() == str(var)
+    assert not var.exists()
+    # Django's start-up makes the embedded mode's folders: the SQLite file's and the broker's.
+    assert manage("check", env={"CAPICUA_VAR_DIR": str(var)}).returncode == 0
+    assert (var / "celery" / "queue").is_dir()
+    assert (var / "celery" / "processed").is_dir()
+
+
+def test_the_readme_lists_every_environment_variable_the_settings_read():
+    source = (settings.BASE_DIR / "config" / "settings.py").read_text()
+    read = set(
+        re.findall(r'(?:env_bool|env_int|env_float|env_list|os\.environ\.get)\(\s*"(\w+)"', source)
+    )
+    assert {"DEBUG", "DATABASE_URL", "WEBHOOK_RETRY_BASE"} <= read  # the pattern still finds them
+    readme = (settings.BASE_DIR / "README.md").read_text()
+    table = readme[readme.index("### Configuration reference") : readme.index("## Architecture")]
+    missing = sorted(name for name in read if f"`{name}`" not in table)
+    assert not missing, f"settings read {missing} from the environment; add them to the README"
