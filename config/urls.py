@@ -3,10 +3,12 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from config import health
 from league import views as league_views
 from league.forms import QueuedPasswordResetForm
 
 urlpatterns = [
+    path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("i18n/setlang/", league_views.set_language, name="set_language"),
     path("api/v1/", include("config.api_urls")),

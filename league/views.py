@@ -1,7 +1,7 @@
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -23,10 +23,6 @@ def home(request: HttpRequest) -> HttpResponse:
         "home.html",
         {"events": listed[:6], "clubs": Organisation.objects.filter(kind=Organisation.Kind.CLUB)},
     )
-
-
-def healthz(request: HttpRequest) -> HttpResponse:
-    return JsonResponse({"status": "ok"})
 
 
 def _after_signup(request: HttpRequest) -> str:
