@@ -8,7 +8,7 @@ from league.services import entries, events, fixtures, results
 from .models import Dispute
 from .services import open_result_dispute, settings_for
 
-# hand-record.md's example hand, in which seat 1 passes at action 3 holding 5-2, which fits.
+# docs/hand-record.md's example hand, in which seat 1 passes at action 3 holding 5-2, which fits.
 ILLEGAL_PASS = {
     "format": "domino-hand/1",
     "rules": "dominican",

@@ -4,7 +4,7 @@
 - `new_hand`, `apply`, `legal_actions`, `declare`: the hand state machine (immutable states).
 - `new_match`, `start_hand`, `finish_hand`, `hand_outcome`: hands chained into a match.
 - `view`: what a seat, a spectator or a referee may see of a state.
-- `adjudicate`, `to_record`, `replay`: hand records and rulings (hand-record.md).
+- `adjudicate`, `to_record`, `replay`: hand records and rulings (docs/hand-record.md).
 - `auto_action`: the timeout action; `bot_action`, `choose`, `seat_view`, `review_hand`: bots
   at three levels (easy, medium, strong) that see only their seat's view, and the review of
   a finished hand.

@@ -1,4 +1,4 @@
-"""The timeout action of rules.md decision 18 (the bots' levels are in bots.py)."""
+"""The timeout action of docs/rules.md decision 18 (the bots' levels are in bots.py)."""
 
 from .state import AUTO, DECLARE, PLAY, HandState, legal_actions
 from .tiles import DOUBLES, END_ORDER, HI, IS_DOUBLE, NAME, PIPS, SUIT, tiles_of

@@ -1,4 +1,4 @@
-"""Hand records (`domino-hand/1`) and rulings (`domino-ruling/1`) of hand-record.md."""
+"""Hand records (`domino-hand/1`) and rulings (`domino-ruling/1`) of docs/hand-record.md."""
 
 from typing import Any
 
@@ -117,7 +117,7 @@ def _sides(record: Any) -> int:
 
 
 def adjudicate(record: dict) -> dict:
-    """Replay a hand record through the state machine and rule on it (hand-record.md)."""
+    """Replay a hand record through the state machine and rule on it (docs/hand-record.md)."""
     try:
         state, declarations, opener, actions = _start(record)
     except EngineError as e:

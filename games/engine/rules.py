@@ -1,4 +1,4 @@
-"""The rule model of rules.md section 2, the five presets and their named variants."""
+"""The rule model, the five presets and their named variants (docs/rules.md)."""
 
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -34,38 +34,40 @@ MINIMUM = _MINIMUM
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    preset: str
-    players: int
-    pairs: bool
-    tiles_per_hand: int
-    boneyard: bool
-    direction: str
-    first_opener: str
-    opening_tile: str
-    next_opener: str
-    after_block_opener: str
-    after_tie_opener: str
-    no_double_penalty: int
-    spinner: bool
-    table_points: int
-    pass_points: int
-    galo_points: int
-    five_doubles_points: int
-    five_doubles_seconds: int
-    paso_corrido_bonus: int
-    capicua_bonus: int
-    opening_bonus_double: int
-    opening_bonus_other: int
-    double_domino_bonus: int
-    bonus_cap: bool
-    domino_points: str
-    block_winner: str
-    block_points: str
-    round_to: int
-    scoring: str
-    target: int
-    shutout_multiplier: int
-    turn_seconds: int
+    """A complete rule set: a preset and its options (docs/rules.md, section 2)."""
+
+    preset: str  # the preset these rules start from; never overridden
+    players: int  # seats at the table: 2, 3 or 4
+    pairs: bool  # four players in two partnerships, seats 0+2 against 1+3
+    tiles_per_hand: int  # tiles dealt to each seat
+    boneyard: bool  # a draw game: a stuck player draws until a tile fits
+    direction: str  # "ccw" or "cw": how seats are drawn on screen only
+    first_opener: str  # who opens a match's first hand: tile, lowest_double, highest_tile
+    opening_tile: str  # the tile that must open the first hand under first_opener "tile"
+    next_opener: str  # who opens after a domino: winner_any, winner_double, first_rule
+    after_block_opener: str  # who opens after a won block: winner, blocker, first_rule
+    after_tie_opener: str  # who opens after a tied block: previous_opener, blocker, first_rule
+    no_double_penalty: int  # scored by the other sides when a winner_double salida passes on
+    spinner: bool  # a double salida takes tiles on four ends
+    table_points: int  # 5: a table count that is a multiple of 5 scores at once; 0: off
+    pass_points: int  # the first pass after a play scores this for the player's side
+    galo_points: int  # a seat plays again after every other seat passed
+    five_doubles_points: int  # per double, for a seat dealt five doubles; 0: no such choice
+    five_doubles_seconds: int  # how long a live table waits for the five-doubles choice
+    paso_corrido_bonus: int  # the Dominican name of the galo, scored the same way
+    capicua_bonus: int  # a domino with a non-double fitting two ends showing different numbers
+    opening_bonus_double: int  # a double salida leaves the next seat stuck and not the partner
+    opening_bonus_other: int  # the same for a salida that is not a double
+    double_domino_bonus: int  # a domino made with a double
+    bonus_cap: bool  # bonuses take a side to target - 1 at most
+    domino_points: str  # what a domino scores: all_hands or opponents
+    block_winner: str  # who wins a block: blocker_vs_next or lowest_side
+    block_points: str  # what a won block scores: others, all_hands or opponents
+    round_to: int  # a hand's normal points are rounded down to a multiple of this (1 or 5)
+    scoring: str  # "winner" scores the winner; "penalty" (Goat) scores the others' own pips
+    target: int  # the match ends after the hand in which a side reaches this
+    shutout_multiplier: int  # how many match wins a shutout counts for
+    turn_seconds: int  # the turn timer of a live table
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -430,7 +430,7 @@ def _play_points(
     before: tuple[int, ...],
     line: tuple[tuple[int, int, int], ...],
 ) -> Tally:
-    """What a play scores, one rule family after another (docs/rules.md, "Scoring"):
+    """What a play scores, one rule family after another (docs/rules.md, section 4):
     the table count, the galo, the opening bonus, and the bonuses of the last tile."""
     rules = setup.rules
     if rules.table_points:
@@ -606,7 +606,7 @@ _ARM_COUNT = tuple(0 if c & EMPTY else n for c, n in enumerate(_END_COUNT[:32]))
 
 
 def table_count(state: HandState) -> int:
-    """The table count of rules.md (table_points), whatever the option."""
+    """The table count of docs/rules.md section 4 (table_points), whatever the option."""
     return _count(state.ends, state.line) if state.line else 0
 
 
@@ -637,7 +637,7 @@ def _unnamed_end(state: HandState, tile: int) -> int:
 def apply(state: HandState, action: str) -> tuple[HandState, tuple[Event, ...]]:
     """The state after `action` (a record action string) and the events it scored.
 
-    Raises IllegalAction with the error code of the hand-record table.
+    Raises IllegalAction with an error code of docs/hand-record.md.
     """
     new, _, error = apply_all(state, (action,))
     if error is not None:

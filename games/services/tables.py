@@ -467,7 +467,7 @@ def time_out(table_id: int, version: int) -> bool:
     """The one timeout handler (countdown task and sweeper alike); idempotent.
 
     Acts only if the table is still at `version` and its deadline has passed: the seat to
-    act gets the automatic action of rules.md decision 18 (marked `!auto`), or the next
+    act gets the automatic action of docs/rules.md decision 18 (marked `!auto`), or the next
     hand starts when its players did not all press "next".
     """
     with transaction.atomic():

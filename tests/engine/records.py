@@ -73,7 +73,7 @@ EXAMPLE_RULING = {
 
 
 def example(**changes):
-    """The hand-record.md example with some fields changed (None removes a field)."""
+    """The docs/hand-record.md example with some fields changed (None removes a field)."""
     record = copy.deepcopy(EXAMPLE)
     for key, value in changes.items():
         if value is None:

@@ -1,4 +1,4 @@
-"""Every error code of hand-record.md, with its first-fault index."""
+"""Every error code of docs/hand-record.md, with its first-fault index."""
 
 import pytest
 
