@@ -286,6 +286,16 @@ def test_vog_lowest_double_opens_with_any_tile():
     assert no_double["opener"] == 0
 
 
+def test_vog_international_winner_opens_the_next_round_a_won_block_included():
+    for name in ("vog_international", "vog_international_2p", "vog_international_3p"):
+        rules = variant(name)
+        assert (rules.first_opener, rules.next_opener, rules.after_block_opener) == (
+            "highest_tile",
+            "winner_any",
+            "winner",
+        )
+
+
 def test_vog_international_highest_tile_opens():
     rules = {
         "preset": "vog",
