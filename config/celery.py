@@ -3,7 +3,7 @@
 import os
 from typing import Any
 
-from celery import Celery
+from celery import Celery, Task
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -18,4 +18,12 @@ def queue_on_commit(name: str, *args: Any) -> None:
     the task that calls it back do not import each other."""
     from django.db import transaction
 
-    transaction.on_commit(lambda: app.tasks[name].delay(*args))
+    transaction.on_commit(lambda: task(name).delay(*args))
+
+
+def task(name: str) -> Task:
+    """The task registered as `name`. A worker imports every app's tasks module when it
+    starts; another process (a web server) on its first call."""
+    if name not in app.tasks:
+        app.loader.import_default_modules()
+    return app.tasks[name]

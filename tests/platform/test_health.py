@@ -7,10 +7,11 @@ import sys
 import urllib.request
 
 import pytest
+from celery import Celery
 from django.conf import settings
 from django.test import override_settings
 
-from config.celery import app as celery_app
+from config import health as health_module
 from config.health import health
 
 PARTS = ("database", "cache", "channel_layer", "broker")
@@ -60,8 +61,7 @@ def test_a_channel_layer_that_does_not_answer_is_named(client):
 
 
 def test_a_broker_that_does_not_answer_is_named(client, monkeypatch):
-    monkeypatch.setattr(celery_app.conf, "broker_url", NOWHERE)
-    monkeypatch.setattr(celery_app.conf, "broker_write_url", None)
+    monkeypatch.setattr(health_module, "celery_app", Celery("capicua", broker=NOWHERE))
     status, body = answer(client)
     assert status == 503
     assert body["checks"] == dict.fromkeys(PARTS, "ok") | {"broker": "failing"}

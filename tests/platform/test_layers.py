@@ -101,3 +101,21 @@ def test_the_engine_and_the_pairing_core_import_nothing_from_django():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_every_celery_task_has_an_explicit_name():
+    """A task's name is what the broker carries and what services queue it by: it must not
+    change when a module is moved or renamed."""
+    unnamed = []
+    for name, path in _modules().items():
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            for decorator in node.decorator_list:
+                call = decorator if isinstance(decorator, ast.Call) else None
+                target = call.func if call else decorator
+                if getattr(target, "id", getattr(target, "attr", None)) != "shared_task":
+                    continue
+                if call is None or not any(k.arg == "name" for k in call.keywords):
+                    unnamed.append(f"{name}.{node.name}")
+    assert not [task for task in unnamed if task.rpartition(".")[0] not in PENDING], unnamed
