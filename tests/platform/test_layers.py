@@ -70,23 +70,9 @@ def test_the_graph_sees_imports():
     assert graph.has_edge("league.api.apps", "league.api.receivers")  # inside ready()
 
 
-# The live tables' timers are being untangled (issue #18, item 3): until then their circle
-# is the only one allowed.
-PENDING = {
-    "games.services.fixtures",
-    "games.services.tables",
-    "games.services.timers",
-    "games.tasks",
-}
-
-
 def test_no_import_circles_in_games_and_league():
     graph = import_graph()
-    circles = [
-        sorted(c)
-        for c in nx.strongly_connected_components(graph)
-        if len(c) > 1 and not c <= PENDING
-    ]
+    circles = [sorted(c) for c in nx.strongly_connected_components(graph) if len(c) > 1]
     assert not circles, f"modules that import each other: {circles}"
 
 
@@ -118,4 +104,4 @@ def test_every_celery_task_has_an_explicit_name():
                     continue
                 if call is None or not any(k.arg == "name" for k in call.keywords):
                     unnamed.append(f"{name}.{node.name}")
-    assert not [task for task in unnamed if task.rpartition(".")[0] not in PENDING], unnamed
+    assert not unnamed
