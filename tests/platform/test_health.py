@@ -61,7 +61,9 @@ def test_a_channel_layer_that_does_not_answer_is_named(client):
 
 
 def test_a_broker_that_does_not_answer_is_named(client, monkeypatch):
-    monkeypatch.setattr(health_module, "celery_app", Celery("capicua", broker=NOWHERE))
+    monkeypatch.setattr(
+        health_module, "celery_app", Celery("broken", broker=NOWHERE, set_as_current=False)
+    )
     status, body = answer(client)
     assert status == 503
     assert body["checks"] == dict.fromkeys(PARTS, "ok") | {"broker": "failing"}
