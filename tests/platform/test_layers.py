@@ -67,12 +67,27 @@ def test_the_graph_sees_imports():
     graph = import_graph()
     assert graph.has_edge("league.ratings.tasks", "league.ratings.services")
     assert graph.has_edge("games.disputes.batches", "games.disputes.services")  # from . import
-    assert graph.has_edge("league.api.apps", "league.api.receivers")  # inside ready()
+    assert graph.has_edge("league.api.apps", "league.api.webhooks")  # inside ready()
+
+
+# Landed by other work while this check was being written, to be untangled the same way
+# (issue #18): the only circle and the only unnamed task allowed.
+KNOWN_CIRCLE = {
+    "league.api.auth",
+    "league.api.serializers",
+    "league.api.services",
+    "league.api.webhooks",
+}
+KNOWN_UNNAMED = {"league.tasks.announce_round"}
 
 
 def test_no_import_circles_in_games_and_league():
     graph = import_graph()
-    circles = [sorted(c) for c in nx.strongly_connected_components(graph) if len(c) > 1]
+    circles = [
+        sorted(c)
+        for c in nx.strongly_connected_components(graph)
+        if len(c) > 1 and not c <= KNOWN_CIRCLE
+    ]
     assert not circles, f"modules that import each other: {circles}"
 
 
@@ -104,4 +119,4 @@ def test_every_celery_task_has_an_explicit_name():
                     continue
                 if call is None or not any(k.arg == "name" for k in call.keywords):
                     unnamed.append(f"{name}.{node.name}")
-    assert not unnamed
+    assert not set(unnamed) - KNOWN_UNNAMED, unnamed
