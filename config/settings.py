@@ -357,6 +357,7 @@ SPECTACULAR_SETTINGS = {
         "EntryStatusEnum": "league.models.Entry.Status",
         "MatchStatusEnum": "league.models.Match.Status",
         "ResultStatusEnum": "league.models.Result.Status",
+        "WebhookTopicEnum": "league.api.models.Webhook.Topic",
     },
 }
 

@@ -15,7 +15,7 @@ def send_email(subject: str, body: str, to: list[str], html: str | None = None) 
     return message.send()
 
 
-@shared_task
+@shared_task(name="league.tasks.announce_round")
 def announce_round(round_id: int) -> int:
     """Email every player of a just-published round (one email task each); how many."""
     round_ = Round.objects.select_related("event").filter(pk=round_id).first()

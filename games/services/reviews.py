@@ -9,10 +9,10 @@ import json
 import random
 from typing import Any
 
-from celery import current_app
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from config.celery import queue_on_commit
 from games.engine import ENDED, EngineError, replay, review_hand
 from games.models import Hand, HandReview
 from league.permissions import can
@@ -58,7 +58,7 @@ def request_review(record: Any) -> HandReview:
         if created or review.status == HandReview.Status.FAILED:
             review.status, review.done, review.total = HandReview.Status.PENDING, 0, 0
             review.save(update_fields=["status", "done", "total"])
-            transaction.on_commit(lambda pk=review.pk: current_app.send_task(TASK, args=[pk]))
+            queue_on_commit(TASK, review.pk)
     return review
 
 

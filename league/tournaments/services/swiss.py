@@ -16,12 +16,13 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
+from config.celery import queue_on_commit
+
 from ...models import Entry, Event, Match, Result, Round
 from ...pairing import SwissEntrant, pair_swiss
 from ...services.audit import audit
 from ...services.errors import ServiceError
 from ...services.events import bump_standings
-from ...tasks import announce_round
 from ..models import DraftPairing, ForbiddenPairing
 from .common import (
     history,
@@ -261,7 +262,7 @@ def publish(user, event: Event) -> Round:
     DraftPairing.objects.filter(event=event).delete()
     start_play(user, event)
     bump_standings(event)
-    transaction.on_commit(lambda: announce_round.delay(round_.pk))
+    queue_on_commit("league.tasks.announce_round", round_.pk)
     audit(
         user,
         "swiss.publish",
