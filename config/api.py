@@ -109,12 +109,19 @@ class ApiErrorMiddleware:
         if "\x00" in query or "%00" in query:
             return json_error(NulByte.api_code, str(NulByte.default_detail), 400)
         response = self.get_response(request)
-        if response.status_code >= 400 and not (
-            isinstance(response, Response)
-            or response.get("Content-Type", "").startswith("application/json")
+        if response.status_code < 400 or response.get("Content-Type", "").startswith(
+            "application/json"
         ):
-            return self.by_status(response.status_code, response)
-        return response
+            return response
+        data = getattr(response, "data", None)
+        if isinstance(response, Response) and isinstance(data, dict) and "error" in data:
+            # DRF's error rendered by another renderer (an event stream's): JSON instead.
+            converted = JsonResponse(data, status=response.status_code)
+            for header in ("Allow", "Retry-After", "WWW-Authenticate"):
+                if response.has_header(header):
+                    converted[header] = response[header]
+            return converted
+        return self.by_status(response.status_code, response)
 
     @staticmethod
     def by_status(code: int, original: HttpResponse | None = None) -> JsonResponse:

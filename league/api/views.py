@@ -21,6 +21,7 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
+from rest_framework.fields import BooleanField
 from rest_framework.filters import BaseFilterBackend, OrderingFilter
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -78,14 +79,22 @@ class Pagination(PageNumberPagination):
 
 
 class FilterSet(django_filters.FilterSet):
-    """A filter given with no value (`?round=`) is a 400, like any other value that is not
-    one of its kind, rather than no filter at all; free text may be empty."""
+    """A filter given with no value (`?round=`), or a yes-or-no that is not `true` or
+    `false`, is a 400 rather than no filter at all; free text may be empty."""
 
     def is_valid(self) -> bool:
         valid = super().is_valid()
         for name, wanted in self.filters.items():
-            if self.data.get(name) == "" and not isinstance(wanted, django_filters.CharFilter):
+            given = self.data.get(name)
+            if given == "" and not isinstance(wanted, django_filters.CharFilter):
                 self.form.add_error(name, forms.Field.default_error_messages["required"])
+                valid = False
+            elif isinstance(wanted, django_filters.BooleanFilter) and given not in (
+                None,
+                "true",
+                "false",
+            ):
+                self.form.add_error(name, BooleanField.default_error_messages["invalid"])
                 valid = False
         return valid
 
