@@ -72,6 +72,7 @@ class QueryIntegerField(serializers.IntegerField):
 
 
 class PageSerializer(serializers.Serializer):
+    page = QueryIntegerField(min_value=1, required=False, default=None)
     page_size = QueryIntegerField(min_value=1, max_value=500, required=False, default=None)
 
 

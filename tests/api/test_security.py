@@ -198,10 +198,14 @@ def test_failed_authentication_is_throttled(league, rates):
 # 9. The schema --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("size", ["-342", "0", "501", "x"])
-def test_pagination_is_validated(league, size):
-    response = APIClient().get("/api/v1/matches/", {"page_size": size})
-    assert response.status_code == 400 and "page_size" in error_of(response)["fields"]
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("page_size", v) for v in ("-342", "0", "501", "x", "")]
+    + [("page", v) for v in ("0", "x", "")],
+)
+def test_pagination_is_validated(league, field, value):
+    response = APIClient().get("/api/v1/matches/", {field: value})
+    assert response.status_code == 400 and field in error_of(response)["fields"]
 
 
 def test_an_unknown_order_is_refused(league):
