@@ -145,7 +145,8 @@ def test_a_hand_against_bots(chromium, asgi_server, preset, size):
     assert page.locator("#result .revealed-seat").count() == 4
     # A player is offered the hand's replay and the analysis of where it was lost.
     link = page.locator("#result .analysis-link a")
-    assert link.get_attribute("href") == f"/play/t/{table.code}/hands/1/"
+    if link.count():  # none after a five-doubles redeal: that hand had no play
+        assert re.fullmatch(rf"/play/t/{table.code}/hands/\d+/", link.get_attribute("href"))
     if preset == "dominican" and size == "laptop":
         link.click()
         page.wait_for_selector("#analysis h2")
