@@ -214,7 +214,7 @@ def test_results_export_lists_each_hand_points(client, league):
     match = league.matches(1)[0]
     hands = [{"points_a": 148, "points_b": 85, "hands": [example()]}]
     result = results.enter_result(league.organiser, match, hands)
-    results.confirm_result(league.organiser2, result)
+    assert result.status == "confirmed"  # an organiser's entry counts at once
     rows = rows_of(client.get(reverse("event_export", args=[league.event.slug, "results"])))
     assert rows[1][-4:] == ["1", "148", "85", "48-0"]
 
