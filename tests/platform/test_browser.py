@@ -26,7 +26,7 @@ def test_sign_up_log_in_and_switch_language(page, asgi_server):
     assert page.locator(".errors").is_visible()
     page.fill("#id_password", "tranque-y-capicua-9")
     page.click("main form button[type=submit]")
-    page.wait_for_url(asgi_server + "/")
+    page.wait_for_url("**/dashboard/")
     assert page.locator("header a:has-text('Mi perfil')").is_visible()
 
     page.select_option("#language-select", "pt-br")
