@@ -12,13 +12,18 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-def queue_on_commit(name: str, *args: Any) -> None:
+def queue_on_commit(
+    name: str, *args: Any, countdown: float | None = None, expires: float | None = None
+) -> None:
     """Queue the task registered as `name` once the current transaction commits (at once
-    outside a transaction). Services queue their own tasks by name, so that a service and
-    the task that calls it back do not import each other."""
+    outside a transaction), to run after `countdown` seconds and be dropped if not started
+    `expires` seconds from now. Services queue their own tasks by name, so that a service
+    and the task that calls it back do not import each other."""
     from django.db import transaction
 
-    transaction.on_commit(lambda: task(name).delay(*args))
+    options = {"countdown": countdown, "expires": expires}
+    options = {key: value for key, value in options.items() if value is not None}
+    transaction.on_commit(lambda: task(name).apply_async(args, **options))
 
 
 def task(name: str) -> Task:

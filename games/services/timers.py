@@ -30,7 +30,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 
-from celery import current_app
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.core.cache import cache
@@ -38,6 +37,7 @@ from django.db import connection
 from django.dispatch import receiver
 from django.utils import timezone
 
+from config.celery import queue_on_commit
 from games.models import Table
 
 from .tables import deadline_set, extend_deadline, time_out
@@ -82,11 +82,8 @@ def schedule(sender: type, table_id: int, version: int, deadline: datetime, **kw
 
 def _countdown(table_id: int, version: int, delay: float) -> None:
     delay = max(0.0, delay)
-    current_app.send_task(
-        TIME_OUT_TASK,
-        (table_id, version),
-        countdown=delay + 0.05,
-        expires=delay + EXPIRES_SECONDS,
+    queue_on_commit(
+        TIME_OUT_TASK, table_id, version, countdown=delay + 0.05, expires=delay + EXPIRES_SECONDS
     )
 
 
