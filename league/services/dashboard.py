@@ -103,7 +103,7 @@ def _todos(event: Event, manager: bool, today: date) -> EventTodos:
             "Round %(round)s: %(n)s results missing",
             len(missing),
         ) % {"round": missing[0].round.number, "n": len(missing)}
-        todos.append(Todo(text, _results_url(event, missing[0], run), urgent=True))
+        todos.append(Todo(text, _results_url(event, missing[0]), urgent=True))
     if waiting:
         text = ngettext(
             "%(n)s result waits for confirmation", "%(n)s results wait for confirmation", waiting
@@ -117,11 +117,12 @@ def _todos(event: Event, manager: bool, today: date) -> EventTodos:
     return item
 
 
-def _results_url(event: Event, match: Match, run: str) -> str:
-    """The page where the organiser enters the round's results."""
-    if event.format in TOURNAMENT_FORMATS:
-        return run + "#enter-results"
-    return match.get_absolute_url()
+def _results_url(event: Event, match: Match) -> str:
+    """The page where the organiser enters the round's results: its round sheet (a team
+    fixture's boards are entered on the fixture's page)."""
+    if event.entry_kind == Event.EntryKind.TEAM:
+        return match.get_absolute_url()
+    return reverse("round_sheet", args=[match.round_id])
 
 
 def _round_todos(event: Event, run: str, busy: int, entrants: int) -> list[Todo]:

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from league.models import Entry, Event, Invitation, Membership, Organisation, Player
-from league.services import clubs, invitations, results
+from league.services import clubs, dashboard, invitations, results
 
 from .conftest import build_league, game, make_user, play
 
@@ -233,6 +233,10 @@ def test_the_dashboard_shows_what_each_event_needs(client, league):
     assert league.event.name in page
     assert "Round 1: 2 results missing" in page
     match = league.matches(1)[0]
+    # one click: straight to the round sheet of the round whose results are missing
+    sheet = reverse("round_sheet", args=[match.round_id])
+    item = next(i for i in dashboard.events_of(league.organiser) if i.event == league.event)
+    assert item.todos[0].url == sheet and f'href="{sheet}"' in page
     results.enter_result(league.players(match.entry_a)[0], match, game(150, 60))
     page = client.get(reverse("dashboard")).content.decode()
     assert "1 result waits for confirmation" in page
