@@ -5,6 +5,8 @@
 - `new_match`, `start_hand`, `finish_hand`, `hand_outcome`: hands chained into a match.
 - `view`: what a seat, a spectator or a referee may see of a state.
 - `adjudicate`, `to_record`, `replay`: hand records and rulings (docs/hand-record.md).
+- `hand_facts`, `seats_facts`, `rule_set_name`: what a finished hand says about each seat
+  (the players' statistics).
 - `auto_action`: the timeout action; `bot_action`, `choose`, `seat_view`, `review_hand`: bots
   at three levels (easy, medium, strong) that see only their seat's view, and the review of
   a finished hand.
@@ -18,6 +20,7 @@ deal, boneyard, declarations and actions; plain JSON) and restore it with
 from .bot import auto_action
 from .bots import LEVELS, SeatView, bot_action, choose, review_hand, seat_view
 from .errors import EngineError, IllegalAction, RulesError
+from .facts import HandFacts, hand_facts, rule_set_name, seats_facts
 from .match import HandOutcome, Match, finish_hand, hand_outcome, match_end, new_match, start_hand
 from .record import adjudicate, replay, ruling, state_from_dict, state_to_dict, to_record
 from .rules import PRESETS, VARIANTS, Rules, rules_from_spec, rules_to_spec, variant
@@ -49,6 +52,7 @@ __all__ = [
     "IllegalAction",
     "Match",
     "HandOutcome",
+    "HandFacts",
     "Result",
     "Rules",
     "RulesError",
@@ -59,6 +63,7 @@ __all__ = [
     "choose",
     "declare",
     "finish_hand",
+    "hand_facts",
     "hand_outcome",
     "is_over",
     "legal_actions",
@@ -69,8 +74,10 @@ __all__ = [
     "review_hand",
     "rules_from_spec",
     "rules_to_spec",
+    "rule_set_name",
     "ruling",
     "seat_view",
+    "seats_facts",
     "start_hand",
     "state_from_dict",
     "state_to_dict",

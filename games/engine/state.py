@@ -510,6 +510,16 @@ def _opening_bonus(
     return events, points, normal
 
 
+def is_capicua(tile: int, before: tuple[int, ...]) -> bool:
+    """Whether a domino made with `tile` on the open ends `before` is a capicúa: a
+    non-double whose two halves match two different open ends (rules.md decision 9)."""
+    lo, hi = LO[tile], HI[tile]
+    if lo == hi:
+        return False
+    showing = {c & 7 for c in before if c >= 0}
+    return lo in showing and hi in showing
+
+
 def _domino_bonuses(
     setup: Setup,
     events: tuple[Event, ...],
@@ -523,14 +533,11 @@ def _domino_bonuses(
     """The bonuses of the last tile (`capicua_bonus`, `double_domino_bonus`): a non-double
     that fitted both ends showing before it, or a double."""
     rules, side = setup.rules, setup.side[seat]
-    lo, hi = LO[tile], HI[tile]
-    if rules.capicua_bonus and lo != hi:
-        showing = {c & 7 for c in before if c >= 0}
-        if lo in showing and hi in showing:
-            events, points, normal = _score(
-                setup, events, points, normal, i, seat, side, "capicua", rules.capicua_bonus
-            )
-    if rules.double_domino_bonus and lo == hi:
+    if rules.capicua_bonus and is_capicua(tile, before):
+        events, points, normal = _score(
+            setup, events, points, normal, i, seat, side, "capicua", rules.capicua_bonus
+        )
+    if rules.double_domino_bonus and IS_DOUBLE[tile]:
         events, points, normal = _score(
             setup, events, points, normal, i, seat, side, "double_domino", rules.double_domino_bonus
         )
