@@ -10,13 +10,4 @@ class LeagueApiConfig(AppConfig):
     verbose_name = _("API and webhooks")
 
     def ready(self) -> None:
-        from django.db.models.signals import post_save
-
-        from league.models import Event
-        from league.signals import standings_changed
-
-        from . import views, webhooks
-
-        webhooks.connect()
-        standings_changed.connect(views.forget_standings, dispatch_uid="api.standings")
-        post_save.connect(views.forget_event_standings, sender=Event, dispatch_uid="api.event")
+        from . import receivers  # noqa: F401

@@ -10,7 +10,6 @@ import json
 import django_filters
 from django import forms
 from django.core.cache import cache
-from django.db import transaction
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
@@ -575,16 +574,6 @@ def still_current(event: Event) -> bool:
         event.status != Event.Status.DRAFT
         and Event.objects.filter(pk=event.pk, results_version=event.results_version).exists()
     )
-
-
-def forget_standings(sender, event: Event, **kwargs) -> None:
-    cache.delete(standings_cache_key(event.slug))
-
-
-def forget_event_standings(sender, instance: Event, raw: bool = False, **kwargs) -> None:
-    if not raw:
-        forget_standings(sender, instance)
-        transaction.on_commit(lambda: forget_standings(sender, instance))
 
 
 def standing_tables(event: Event) -> list[dict]:

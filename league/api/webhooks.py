@@ -27,16 +27,14 @@ from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
 from django.conf import settings
-from django.db.models.signals import post_save
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from config.celery import queue_on_commit
-from league.models import AuditEntry, Entry, Event, Match, Result, Round
+from league.models import Event
 from league.permissions import lineage
 from league.services.errors import ServiceError
-from league.signals import result_confirmed
 
 from .models import Delivery, Webhook
 
@@ -142,108 +140,9 @@ def send_on_commit(deliveries: list[Delivery]) -> None:
         queue_on_commit("league.api.tasks.deliver", str(delivery.pk))
 
 
-def _url(path: str) -> str:
+def site_url(path: str) -> str:
     return f"{settings.SITE_URL}{path}"
 
 
-def _standings_url(event: Event) -> str:
-    return _url(reverse("api:event-standings", args=[event.slug]))
-
-
-def on_result_confirmed(sender, match, result: Result, correction: bool, **kwargs) -> None:
-    from .serializers import ResultSerializer
-
-    event = Event.objects.select_related("organisation").get(pk=match.event_id)
-    emit(
-        Webhook.Topic.RESULT_CONFIRMED,
-        event,
-        {"match": match.pk, "correction": correction, "result": ResultSerializer(result).data},
-    )
-    emit(
-        Webhook.Topic.STANDINGS_CHANGED,
-        event,
-        {"results_version": event.results_version, "standings": _standings_url(event)},
-    )
-
-
-def on_round_saved(sender, instance: Round, created: bool, raw: bool = False, **kwargs) -> None:
-    if not created or raw:
-        return
-    event = Event.objects.select_related("organisation").get(pk=instance.event_id)
-    matches = _url(reverse("api:match-list") + f"?event={event.slug}&round={instance.number}")
-    emit(
-        Webhook.Topic.ROUND_PUBLISHED,
-        event,
-        {"round": instance.number, "division": instance.division_id, "matches": matches},
-    )
-
-
-def on_event_saved(sender, instance: Event, created: bool, update_fields=None, **kwargs) -> None:
-    if created or instance.status != Event.Status.FINISHED:
-        return
-    if update_fields is not None and "status" not in update_fields:
-        return
-    emit(Webhook.Topic.EVENT_FINISHED, instance, {"standings": _standings_url(instance)})
-
-
-# What the competition services write to the audit trail, and the topic it is sent as: one
-# place sees every change, whichever page, key or task made it.
-AUDIT_TOPICS = {
-    "result.enter": Webhook.Topic.RESULT_PROPOSED,
-    "result.dispute": Webhook.Topic.RESULT_DISPUTED,
-    "match.reschedule": Webhook.Topic.MATCH_SCHEDULED,
-    "match.postpone": Webhook.Topic.MATCH_SCHEDULED,
-    "entry.register": Webhook.Topic.ENTRY_CHANGED,
-    "entry.withdraw": Webhook.Topic.ENTRY_CHANGED,
-    "entry.disqualify": Webhook.Topic.ENTRY_CHANGED,
-    "entry.check_in": Webhook.Topic.ENTRY_CHANGED,
-    "entry.promote": Webhook.Topic.ENTRY_CHANGED,
-    "event.status": Webhook.Topic.EVENT_STATUS_CHANGED,
-}
-
-
-def _audited_data(entry: AuditEntry) -> dict[str, Any] | None:
-    """The public facts of the audited object, or None when there is nothing to send (a
-    result entered already confirmed is sent as `result.confirmed`)."""
-    from .serializers import EntrySerializer, ResultSerializer
-
-    kind, _sep, pk = entry.target.partition(":")
-    if kind == "result":
-        result = Result.objects.select_related("match").filter(pk=pk).first()
-        if result is None or (
-            entry.action == "result.enter" and result.status != Result.Status.PROPOSED
-        ):
-            return None
-        return {"match": result.match_id, "result": ResultSerializer(result).data}
-    if kind == "match":
-        match = Match.objects.filter(pk=pk).first()
-        if match is None:
-            return None
-        fields = ("scheduled", "venue", "table", "status")
-        return {"match": match.pk, **{f: getattr(match, f) for f in fields}}
-    if kind == "entry":
-        found = Entry.objects.filter(pk=pk).select_related("event").first()
-        return None if found is None else {"entry": EntrySerializer(found).data}
-    if kind == "event":
-        return {
-            "status": (entry.after or {}).get("status"),
-            "previous": (entry.before or {}).get("status"),
-        }
-    return None
-
-
-def on_audited(sender, instance: AuditEntry, created: bool, raw: bool = False, **kwargs) -> None:
-    topic = AUDIT_TOPICS.get(instance.action)
-    if not created or raw or topic is None or instance.event_id is None:
-        return
-    data = _audited_data(instance)
-    if data is not None:
-        event = Event.objects.select_related("organisation").get(pk=instance.event_id)
-        emit(topic, event, data)
-
-
-def connect() -> None:
-    post_save.connect(on_audited, sender=AuditEntry, dispatch_uid="webhooks.audit")
-    result_confirmed.connect(on_result_confirmed, dispatch_uid="webhooks.result_confirmed")
-    post_save.connect(on_round_saved, sender=Round, dispatch_uid="webhooks.round")
-    post_save.connect(on_event_saved, sender=Event, dispatch_uid="webhooks.event")
+def standings_url(event: Event) -> str:
+    return site_url(reverse("api:event-standings", args=[event.slug]))

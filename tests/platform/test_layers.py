@@ -67,26 +67,12 @@ def test_the_graph_sees_imports():
     graph = import_graph()
     assert graph.has_edge("league.ratings.tasks", "league.ratings.services")
     assert graph.has_edge("games.disputes.batches", "games.disputes.services")  # from . import
-    assert graph.has_edge("league.api.apps", "league.api.webhooks")  # inside ready()
-
-
-# Landed by other work while this check was being written, to be untangled the same way
-# (issue #18): the only circle allowed.
-KNOWN_CIRCLE = {
-    "league.api.auth",
-    "league.api.serializers",
-    "league.api.services",
-    "league.api.webhooks",
-}
+    assert graph.has_edge("league.api.apps", "league.api.receivers")  # inside ready()
 
 
 def test_no_import_circles_in_games_and_league():
     graph = import_graph()
-    circles = [
-        sorted(c)
-        for c in nx.strongly_connected_components(graph)
-        if len(c) > 1 and not c <= KNOWN_CIRCLE
-    ]
+    circles = [sorted(c) for c in nx.strongly_connected_components(graph) if len(c) > 1]
     assert not circles, f"modules that import each other: {circles}"
 
 

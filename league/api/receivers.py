@@ -1,0 +1,131 @@
+"""What the API app does when the competition changes: webhooks are sent, and the cached
+standings are forgotten (at once, and again after the transaction commits, for a reader in
+between may have cached the old tables)."""
+
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+from django.urls import reverse
+
+from league.models import AuditEntry, Entry, Event, Match, Result, Round
+from league.signals import result_confirmed, standings_changed
+
+from . import serializers, views, webhooks
+from .models import Webhook
+
+Topic = Webhook.Topic
+
+
+@receiver(result_confirmed, dispatch_uid="webhooks.result_confirmed")
+def on_result_confirmed(sender, match, result: Result, correction: bool, **kwargs) -> None:
+    event = Event.objects.select_related("organisation").get(pk=match.event_id)
+    webhooks.emit(
+        Topic.RESULT_CONFIRMED,
+        event,
+        {
+            "match": match.pk,
+            "correction": correction,
+            "result": serializers.ResultSerializer(result).data,
+        },
+    )
+    webhooks.emit(
+        Topic.STANDINGS_CHANGED,
+        event,
+        {"results_version": event.results_version, "standings": webhooks.standings_url(event)},
+    )
+
+
+@receiver(post_save, sender=Round, dispatch_uid="webhooks.round")
+def on_round_saved(sender, instance: Round, created: bool, raw: bool = False, **kwargs) -> None:
+    if not created or raw:
+        return
+    event = Event.objects.select_related("organisation").get(pk=instance.event_id)
+    matches = reverse("api:match-list") + f"?event={event.slug}&round={instance.number}"
+    webhooks.emit(
+        Topic.ROUND_PUBLISHED,
+        event,
+        {
+            "round": instance.number,
+            "division": instance.division_id,
+            "matches": webhooks.site_url(matches),
+        },
+    )
+
+
+@receiver(post_save, sender=Event, dispatch_uid="webhooks.event")
+def on_event_saved(sender, instance: Event, created: bool, update_fields=None, **kwargs) -> None:
+    if created or instance.status != Event.Status.FINISHED:
+        return
+    if update_fields is not None and "status" not in update_fields:
+        return
+    webhooks.emit(Topic.EVENT_FINISHED, instance, {"standings": webhooks.standings_url(instance)})
+
+
+# What the competition services write to the audit trail, and the topic it is sent as: one
+# place sees every change, whichever page, key or task made it.
+AUDIT_TOPICS = {
+    "result.enter": Topic.RESULT_PROPOSED,
+    "result.dispute": Topic.RESULT_DISPUTED,
+    "match.reschedule": Topic.MATCH_SCHEDULED,
+    "match.postpone": Topic.MATCH_SCHEDULED,
+    "entry.register": Topic.ENTRY_CHANGED,
+    "entry.withdraw": Topic.ENTRY_CHANGED,
+    "entry.disqualify": Topic.ENTRY_CHANGED,
+    "entry.check_in": Topic.ENTRY_CHANGED,
+    "entry.promote": Topic.ENTRY_CHANGED,
+    "event.status": Topic.EVENT_STATUS_CHANGED,
+}
+
+
+def _audited_data(entry: AuditEntry) -> dict[str, Any] | None:
+    """The public facts of the audited object, or None when there is nothing to send (a
+    result entered already confirmed is sent as `result.confirmed`)."""
+    kind, _sep, pk = entry.target.partition(":")
+    if kind == "result":
+        result = Result.objects.select_related("match").filter(pk=pk).first()
+        if result is None or (
+            entry.action == "result.enter" and result.status != Result.Status.PROPOSED
+        ):
+            return None
+        return {"match": result.match_id, "result": serializers.ResultSerializer(result).data}
+    if kind == "match":
+        match = Match.objects.filter(pk=pk).first()
+        if match is None:
+            return None
+        fields = ("scheduled", "venue", "table", "status")
+        return {"match": match.pk, **{f: getattr(match, f) for f in fields}}
+    if kind == "entry":
+        found = Entry.objects.filter(pk=pk).select_related("event").first()
+        return None if found is None else {"entry": serializers.EntrySerializer(found).data}
+    if kind == "event":
+        return {
+            "status": (entry.after or {}).get("status"),
+            "previous": (entry.before or {}).get("status"),
+        }
+    return None
+
+
+@receiver(post_save, sender=AuditEntry, dispatch_uid="webhooks.audit")
+def on_audited(sender, instance: AuditEntry, created: bool, raw: bool = False, **kwargs) -> None:
+    topic = AUDIT_TOPICS.get(instance.action)
+    if not created or raw or topic is None or instance.event_id is None:
+        return
+    data = _audited_data(instance)
+    if data is not None:
+        event = Event.objects.select_related("organisation").get(pk=instance.event_id)
+        webhooks.emit(topic, event, data)
+
+
+@receiver(standings_changed, dispatch_uid="api.standings")
+def forget_standings(sender, event: Event, **kwargs) -> None:
+    cache.delete(views.standings_cache_key(event.slug))
+
+
+@receiver(post_save, sender=Event, dispatch_uid="api.event")
+def forget_event_standings(sender, instance: Event, raw: bool = False, **kwargs) -> None:
+    if not raw:
+        forget_standings(sender, instance)
+        transaction.on_commit(lambda: forget_standings(sender, instance))
