@@ -291,8 +291,8 @@ def hand(request: HttpRequest, code: str, number: int) -> HttpResponse:
     hand = _hand(request, code, number)
     context = {
         "hand": hand,
-        "record": hand.record,
-        "review": explain(hand.record),
+        "record": reviews.shown_record(hand.record),
+        "review": reviews.shown_review(explain(hand.record)),
         "catalogue": catalogue(),
         "analysis_url": reverse("hand_analysis", args=[code, number]),
         "analysis_i18n": analysis_strings(),

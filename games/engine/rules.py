@@ -238,6 +238,8 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "tournament_classic": {"preset": "tournament", "target": 100},
     "tournament_long": {"preset": "tournament", "target": 200},
     "tournament_capicua": {"preset": "tournament", "capicua_bonus": 30},
+    # Seed 002: one against one, each player draws from the pozo until a tile fits.
+    "tournament_1v1": {"preset": "tournament", "players": 2, "pairs": False, "boneyard": True},
     "brazilian_100": {"preset": "brazilian", "target": 100},
     "brazilian_300": {"preset": "brazilian", "target": 300},
     "brazilian_no_pass": {"preset": "brazilian", "pass_points": 0},

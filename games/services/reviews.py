@@ -159,3 +159,21 @@ def seat_names(record: dict) -> list[str]:
         players[s] if s < len(players) and players[s] else _("Seat %(n)s") % {"n": s + 1}
         for s in range(count)
     ]
+
+
+def shown_record(record: dict) -> dict:
+    """A finished hand's record as a page shows it: the boneyard cut to the tiles that were
+    drawn, since nobody ever saw the others (the ruling is made on the whole record)."""
+    actions = record.get("actions")
+    boneyard = record.get("boneyard")
+    if not isinstance(boneyard, list) or not isinstance(actions, list):
+        return record
+    drawn = sum(isinstance(a, str) and a.startswith("draw") for a in actions)
+    return record | {"boneyard": boneyard[:drawn]}
+
+
+def shown_review(review: dict) -> dict:
+    """The referee's explanation of a finished hand without the tiles left in its boneyard
+    (each replayed step's `boneyard_tiles`; the count stays)."""
+    steps = [{k: v for k, v in step.items() if k != "boneyard_tiles"} for step in review["steps"]]
+    return review | {"steps": steps}

@@ -41,7 +41,6 @@ from . import messages
 from .errors import TableError
 from .messages import hand_state
 
-SEATS = 4
 NEXT_HAND_SECONDS = 30
 CLIENT_ID_MAX = 64
 _BOT_RNG = random.SystemRandom()
@@ -218,7 +217,7 @@ def _end_hand(table: Table, state: HandState) -> None:
     elif absent:
         _make_bots(table, absent)
     bots = _bot_seats(table)
-    if match.over or table.forfeit_side is not None or len(bots) == SEATS:
+    if match.over or table.forfeit_side is not None or len(bots) == len(_seats(table)):
         table.status = Table.Status.FINISHED
         table.finished = timezone.now()
         if table.fixture_id is not None:
@@ -258,14 +257,13 @@ def create_table(
     fixture=None,
     next_hand_seconds: int = NEXT_HAND_SECONDS,
 ) -> Table:
-    """A new table with four empty seats; `rules` is a preset name or preset + overrides."""
+    """A new table with one empty seat per player of the rules (two, three or four, in two
+    pairs or each on its own); `rules` is a preset name or preset + overrides."""
     spec = {"preset": rules} if isinstance(rules, str) else dict(rules)
     try:
         parsed = rules_from_spec(spec)
     except (RulesError, TypeError) as error:
         raise TableError("bad_rules") from error
-    if parsed.players != SEATS or not parsed.pairs:
-        raise TableError("bad_rules")
     with transaction.atomic():
         table = Table.objects.create(
             host=host,
@@ -275,12 +273,12 @@ def create_table(
             fixture=fixture,
             next_hand_seconds=next_hand_seconds,
         )
-        Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(SEATS))
+        Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(parsed.players))
     return table
 
 
 def seat_players(table: Table, players: list[tuple[AbstractBaseUser | None, str]]) -> None:
-    """Bind (user, name) to seats 0..3 in order (matchmaking, fixtures); start the match."""
+    """Bind (user, name) to every seat in order (matchmaking, fixtures); start the match."""
     with transaction.atomic():
         table = _locked(table.pk)
         for seat, (user, name) in zip(_seats(table), players, strict=True):
@@ -291,11 +289,12 @@ def seat_players(table: Table, players: list[tuple[AbstractBaseUser | None, str]
 
 def _free_seat(table: Table, number: int) -> Seat:
     """Seat `number` of a waiting table, if nobody holds it."""
-    if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < SEATS:
+    seats = _seats(table)
+    if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < len(seats):
         raise TableError("bad_seat")
     if table.status != Table.Status.WAITING:
         raise TableError("not_waiting")
-    seat = _seats(table)[number]
+    seat = seats[number]
     if seat.taken:
         raise TableError("seat_taken")
     return seat
@@ -441,7 +440,7 @@ def press_next(table_id: int, user: AbstractBaseUser) -> None:
         if seat.number in table.ready:
             return
         table.ready = sorted([*table.ready, seat.number])
-        if len(table.ready) == SEATS:
+        if len(table.ready) == len(_seats(table)):
             _start_hand(table)
         else:
             _commit(table, ["ready"], {"kind": "ready"})

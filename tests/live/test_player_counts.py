@@ -1,0 +1,164 @@
+"""Two- and three-player tables, and one against one with the pozo, played live.
+
+A host sits down and fills the other seats with bots over a real socket, then plays a
+whole match against them (a spectator watches); every message either of them got is then
+checked: no tile of the boneyard, and no tile another seat drew, was ever shown.
+"""
+
+import json
+import random
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.engine import VARIANTS, legal_actions, state_from_dict
+from games.engine.tiles import NAME, PARSE
+from games.models import Hand, Table
+from games.services import tables
+from tests.conftest import run_async
+
+from .conftest import ENDED, TableSocket, make_players, tiles_in
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+FAMILIES = ("vog", "vog_draw", "vog_goat", "vog_international")
+# Every vog form for two and three players, and seed 002's one against one with a pozo.
+GAMES = [f"{family}_{n}p" for family in FAMILIES for n in (2, 3)] + ["tournament_1v1"]
+DRAW_GAMES = ("vog_draw_2p", "vog_draw_3p", "tournament_1v1")
+TARGET = 10  # small: a hand or two
+
+
+def rules_of(name: str) -> dict:
+    return VARIANTS[name] | {"target": TARGET}
+
+
+def tile_id(name: str) -> int:
+    return PARSE[name.split("@")[0].split("!")[0]][0]
+
+
+def undrawn(record: dict, actions: int) -> set[int]:
+    """The boneyard tiles nobody had drawn after the first `actions` actions."""
+    drawn = sum(a.startswith("draw") for a in record["actions"][:actions])
+    return {tile_id(t) for t in record.get("boneyard", [])[drawn:]}
+
+
+def assert_boneyard_hidden(message: dict, records: dict[int, dict]) -> None:
+    """A viewer's message shows no tile still in the boneyard, and, until the hand ends, no
+    tile outside the line and the tiles the viewer's own seat holds (drawn ones included)."""
+    hand = message.get("hand")
+    if not hand:
+        return
+    record = records[hand["hand_number"]]
+    seen = tiles_in({k: v for k, v in message.items() if k != "table"} | {"hand": hand})
+    seen -= tiles_in(hand.get("rules"))  # the rules name an opening tile
+    assert not seen & undrawn(record, len(hand["actions"])), "a boneyard tile was shown"
+    if hand["status"] in ENDED:
+        return
+    replayed = state_from_dict(record | {"actions": hand["actions"], "declarations": []})
+    line = {tile_id(piece["tile"]) for piece in hand["line"]}
+    own = set()
+    if message["seat"] is not None:
+        own = {tile_id(t) for t in hand["hand"]}
+        expected = {tile_id(NAME[t]) for t in range(28) if replayed.hands[message["seat"]] >> t & 1}
+        assert own == expected
+    assert seen <= line | own, (message["seat"], seen - line - own)
+    assert hand["boneyard"] == len(undrawn(record, len(hand["actions"])))
+
+
+async def play_against_bots(base: str, table: Table, host, rng: random.Random) -> tuple:
+    """The host sits at seat 0, fills the other seats with bots and plays the match out."""
+    me = TableSocket(base, table.pk, host)
+    spectator = TableSocket(base, table.pk)
+    await me.connect()
+    await spectator.connect()
+    seats = len(me.state["table"]["seats"])
+    await me.send({"type": "sit", "seat": 0, "id": "sit"})
+    assert (await me.expect("ok", "error"))["type"] == "ok"
+    for number in range(1, seats):
+        await me.send({"type": "bot", "seat": number, "level": "easy", "id": f"bot{number}"})
+        answer = await me.expect("ok", "error")
+        assert answer["type"] == "ok", answer
+    while True:
+        state = me.state
+        status = state["table"]["status"]
+        if status == "finished":
+            break
+        if status == "playing" and state["hand"]["turn"] == 0:
+            client_id = await me.play(rng.choice(state["hand"]["legal_actions"]))
+            answer = await me.answer(client_id)
+            assert answer["type"] == "ack", answer
+            await me.until_version(answer["version"])
+        elif status == "between" and 0 not in state["table"]["ready"]:
+            await me.send({"type": "next", "id": f"next-{me.version}"})
+            await me.expect("ok", "error")
+        else:
+            await me.recv()
+    await spectator.until_version(me.version)
+    await me.socket.close()
+    await spectator.socket.close()
+    return me, spectator
+
+
+def test_every_player_count_plays_live_against_bots(asgi_server):
+    """A whole match of every two- and three-player form and of one against one."""
+    rng = random.Random(19)
+    drew = {name: 0 for name in DRAW_GAMES}
+    for name in GAMES:
+        host = make_players(1, prefix=name.replace("_", ""))[0]
+        for _attempt in range(5):  # a draw game is played again until somebody draws
+            table = tables.create_table(host=host, rules=rules_of(name))
+            me, spectator = run_async(play_against_bots(asgi_server, table, host, rng))
+            table.refresh_from_db()
+            players = VARIANTS[name]["players"]
+            assert table.status == Table.Status.FINISHED and table.match["over"]
+            assert len(table.match["scores"]) == players == len(me.state["table"]["scores"])
+            assert me.state["table"]["pairs"] is False
+            assert table.seats.count() == players
+            records = {h.number: h.record for h in Hand.objects.filter(table=table)}
+            for message in [*me.received, *spectator.received]:
+                assert_boneyard_hidden(message, records)
+            assert not [m for m in spectator.received if m["type"] == "ack"]
+            if name not in DRAW_GAMES:
+                assert all(not r.get("boneyard") for r in records.values())
+                break
+            drew[name] += sum(a.startswith("draw") for r in records.values() for a in r["actions"])
+            if drew[name]:
+                break
+    assert all(drew.values()), drew
+
+
+def test_the_hand_page_shows_no_tile_left_in_the_pozo(db):
+    """A finished hand's replay shows the tiles drawn, never those nobody drew."""
+    host = make_players(1)[0]
+    rng = random.Random(3)
+    for _attempt in range(20):
+        table = tables.create_table(host=host, rules=rules_of("tournament_1v1"))
+        tables.sit(table.pk, host, 0)
+        tables.add_bot(table.pk, host, 1, "easy")
+        table.refresh_from_db()
+        while table.status == Table.Status.PLAYING:
+            state = state_from_dict(table.state)
+            tables.act(
+                table.pk,
+                host,
+                action=rng.choice(legal_actions(state)),
+                version=table.version,
+                client_id=f"c{table.version}",
+            )
+            table.refresh_from_db()
+        hand = Hand.objects.get(table=table, number=1)
+        if undrawn(hand.record, len(hand.record["actions"])):
+            break
+    hidden = undrawn(hand.record, len(hand.record["actions"]))
+    assert hidden
+    client = Client()
+    client.force_login(host)
+    page = client.get(reverse("hand", args=[table.code, 1])).content.decode()
+    scripts = re.findall(
+        r'<script id="review-(?:record|data)" type="application/json">(.*?)</script>', page
+    )
+    assert len(scripts) == 2
+    for script in scripts:
+        assert not tiles_in(json.loads(script)) & hidden
