@@ -167,7 +167,8 @@ class Table(models.Model):
 
     @property
     def casual(self) -> bool:
-        return self.kind != self.Kind.FIXTURE
+        """Played for fun: neither a competition's fixture nor a ranked match."""
+        return self.kind not in (self.Kind.FIXTURE, self.Kind.RANKED)
 
 
 class BotLevel(models.TextChoices):
@@ -295,6 +296,8 @@ class QueueEntry(models.Model):
         related_name="+",
     )
     kind = models.CharField(max_length=8, choices=Kind.choices)
+    # The queue's rule set: a preset or a named variant (`matchmaking.QUEUES`).
+    rules = models.CharField(max_length=32, default="dominican")
     rating = models.FloatField(default=0)
     created = models.DateTimeField(auto_now_add=True)
     table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.CASCADE)

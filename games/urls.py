@@ -16,5 +16,6 @@ urlpatterns = [
     path("play/queue/", views.queue, name="queue"),
     path("play/queue/join/", views.join_queue, name="join_queue"),
     path("play/queue/status/", views.queue_status, name="queue_status"),
+    path("play/queue/counts/", views.queue_counts, name="queue_counts"),
     path("play/queue/leave/", views.leave_queue, name="leave_queue"),
 ]

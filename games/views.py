@@ -13,9 +13,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from .analysis import analysis_answer, analysis_strings
 from .disputes.review import catalogue, explain
-from .forms import PrivateTableForm
+from .forms import NAME_LABELS, PrivateTableForm
 from .models import BotLevel, Hand, QueueEntry, Table
-from .services import matchmaking, rematch, reviews, tables
+from .services import matchmaking, ratings, rematch, reviews, tables
 from .services.errors import TableError
 
 
@@ -175,7 +175,31 @@ def lobby_context(request: HttpRequest, form: PrivateTableForm | None = None) ->
             .order_by("-created")
         )
     form = form if form is not None else PrivateTableForm()
-    return {"form": form, "tables": mine, "kinds": QueueEntry.Kind.choices}
+    return {"form": form, "tables": mine, **queues_context()}
+
+
+def queues_context() -> dict:
+    """The matchmaking queues of each rule set, with how many people wait in each."""
+    counts = matchmaking.waiting_counts()
+    kinds = dict(QueueEntry.Kind.choices)
+    rows = [
+        {
+            "rules": rules,
+            "label": NAME_LABELS.get(rules, rules),
+            "cells": [(kind, counts[rules].get(kind)) for kind in kinds],
+        }
+        for rules in matchmaking.QUEUES
+    ]
+    return {
+        "queues": rows,
+        "queue_kinds": list(kinds.items()),
+        "queue_counts": counts,
+        "waiting_strings": {
+            "waiting": _("%(n)s waiting"),
+            "none": _("nobody waiting"),
+        },
+        "ranking_url": ratings.ranking_url(),
+    }
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -239,8 +263,13 @@ def join_queue(request: HttpRequest) -> HttpResponse:
         if partner is None:
             messages.error(request, _("There is no player called %(name)s.") % {"name": name})
             return redirect("play")
+    kind = request.POST.get("kind", "")
+    if kind == QueueEntry.Kind.DUO and partner is None:
+        messages.error(request, _("Name your partner to play as a pair."))
+        return redirect("play")
+    rules = request.POST.get("rules", matchmaking.DEFAULT_RULES)
     try:
-        found = matchmaking.join_queue(request.user, request.POST.get("kind", ""), partner)
+        found = matchmaking.join_queue(request.user, kind, partner, rules)
     except TableError as error:
         messages.error(request, error.message)
         return redirect("play")
@@ -257,7 +286,15 @@ def queue(request: HttpRequest) -> HttpResponse:
         return redirect("table", code=status.code)
     if status is None:
         return redirect("play")
-    return render(request, "games/queue.html")
+    rules, kind = matchmaking.waiting_in(request.user) or (matchmaking.DEFAULT_RULES, "")
+    context = {
+        "rules": rules,
+        "rules_label": NAME_LABELS.get(rules, rules),
+        "kind": kind,
+        "kind_label": dict(QueueEntry.Kind.choices).get(kind, ""),
+        "waiting": matchmaking.waiting_counts().get(rules, {}).get(kind, 0),
+    }
+    return render(request, "games/queue.html", context)
 
 
 @login_required
@@ -265,7 +302,12 @@ def queue_status(request: HttpRequest) -> JsonResponse:
     status = matchmaking.queue_status(request.user)
     if isinstance(status, Table):
         return JsonResponse({"table": reverse("table", args=[status.code])})
-    return JsonResponse({"waiting": bool(status)})
+    return JsonResponse({"waiting": bool(status), "counts": matchmaking.waiting_counts()})
+
+
+def queue_counts(request: HttpRequest) -> JsonResponse:
+    """How many people wait in each queue, for the lobby's live counts."""
+    return JsonResponse({"counts": matchmaking.waiting_counts()})
 
 
 @login_required

@@ -25,6 +25,7 @@ MESSAGES = {
     "partner_playing": _("Your partner is playing at another table."),
     "bad_level": _("There is no such bot level."),
     "not_finished": _("This table has not finished yet."),
+    "no_queue": _("There is no such queue."),
 }
 
 

@@ -17,3 +17,8 @@ def rating_of(user: AbstractBaseUser) -> float:
         .first()
     )
     return NEW_PLAYER_RATING if rating is None else rating
+
+
+def ranking_url() -> str:
+    """The leaderboard of ranked online play."""
+    return global_pool().get_absolute_url()

@@ -14,8 +14,8 @@ def play_again(table: Table, user: AbstractBaseUser) -> Table | None:
 
     A private table's first player to ask opens a new table under the same rules and sits
     in the same seat, with bots where bots sat; the others who ask are sent to that table
-    and sit in their seats too. A matchmade table's player joins the same queue (a duo
-    with the same partner, if a person).
+    and sit in their seats too. A matchmade table's player joins the same queue, of the
+    same rule set (a duo with the same partner, if a person).
     """
     if table.fixture_id is not None:
         raise TableError("not_casual")
@@ -28,10 +28,11 @@ def play_again(table: Table, user: AbstractBaseUser) -> Table | None:
         if table.status != Table.Status.FINISHED:
             raise TableError("not_finished")
         if table.kind != Table.Kind.PRIVATE:
+            rules = matchmaking.queue_of(table) or matchmaking.DEFAULT_RULES
             partner = seats[(mine.number + 2) % len(seats)]
             if table.kind == QueueEntry.Kind.DUO and partner.user is not None:
-                return matchmaking.join_queue(user, table.kind, partner.user)
-            return matchmaking.join_queue(user, table.kind)
+                return matchmaking.join_queue(user, table.kind, partner.user, rules)
+            return matchmaking.join_queue(user, table.kind, rules=rules)
         code = (table.match or {}).get("again")
         new = Table.objects.filter(code=code).first() if code else None
         if new is None:

@@ -212,7 +212,7 @@ def _end_hand(table: Table, state: HandState) -> None:
     table.match = _match_dict(match) | {"history": [*history, entry]}
     table.deadline = None
     absent = _absent_seats(table, state)
-    if absent and not table.casual:
+    if absent and table.absence == Table.Absence.FORFEIT:
         table.forfeit_side = state.setup.side[absent[0]]
     elif absent:
         _make_bots(table, absent)

@@ -9,6 +9,9 @@
       const data = await response.json();
       if (data.table) { window.location.href = data.table; return; }
       if (data.waiting === false) { window.location.reload(); return; }
+      const count = document.getElementById("queue-waiting");
+      const queue = (data.counts || {})[box.dataset.rules] || {};
+      if (count && box.dataset.kind in queue) count.textContent = String(queue[box.dataset.kind]);
     } catch (e) { /* try again */ }
     setTimeout(poll, 2000);
   }
