@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "games",
     "league.api",
     "games.disputes",
+    "games.stats",
 ]
 
 MIDDLEWARE = [

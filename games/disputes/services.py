@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from config.celery import queue_on_commit
 from games.engine import adjudicate
 from games.models import Hand
 from league.models import Event, Match, Membership, Result
@@ -30,6 +31,7 @@ from .models import Appeal, Dispute, RefereeSettings, Ruling
 
 MAX_REASON = 2000
 MAX_AWARD = 1000
+STATS_HAND_TASK = "stats.count_live_hand"  # games/stats/tasks.py
 
 
 def settings_for(event: Event) -> RefereeSettings:
@@ -313,6 +315,8 @@ def _write(user, dispute: Dispute, kind: str, reason: Any, on_appeal: bool, **ho
         points_after=points_after,
         result=result,
     )
+    if dispute.live_hand_id is not None:  # the players' statistics count the hand again
+        queue_on_commit(STATS_HAND_TASK, dispute.live_hand_id)
     return ruling
 
 

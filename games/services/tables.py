@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
+from config.celery import queue_on_commit
 from games.engine import (
     DECLARE,
     ENDED,
@@ -50,6 +51,8 @@ BOT_BUDGET = {"playouts": 400, "seconds": 0.5}
 # their countdown (`timers.schedule`). A finished fixture's table: its result goes in.
 deadline_set = Signal()
 fixture_finished = Signal()
+# The statistics' task that counts a stored hand (games/stats/tasks.py).
+STATS_TASK = "stats.count_live_hand"
 
 
 # ---------------------------------------------------------------- reading a table
@@ -203,9 +206,10 @@ def _run_bots(table: Table, state: HandState) -> HandState:
 def _end_hand(table: Table, state: HandState) -> None:
     """Store the finished hand, score it, and replace or forfeit seats absent all hand."""
     record = to_record(state)
-    Hand.objects.create(
+    hand = Hand.objects.create(
         table=table, number=table.hand_number, record=record, ruling=adjudicate(record)
     )
+    queue_on_commit(STATS_TASK, hand.pk)  # games/stats: the players' statistics
     match = finish_hand(match_of(table), state)
     history = (table.match or {}).get("history", [])
     entry = {"hand": table.hand_number, "ended": state.status, "points": list(state.points)}

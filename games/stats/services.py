@@ -1,0 +1,259 @@
+"""Counting finished hands into players' statistics (one `HandStat` row per player and hand).
+
+A live table's hand is counted by a Celery task queued when the hand is stored, and again
+when a referee rules on it; a league match's recorded hands are counted when its result is
+confirmed (a ruling, a correction). Counting is idempotent: a hand's rows are deleted and
+written again from the hand record as the latest ruling left it (games/engine/facts.py).
+"""
+
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from django.db import transaction
+
+from config.celery import queue_on_commit
+from games.disputes.models import Ruling
+from games.engine import HandFacts, seats_facts
+from games.engine.facts import LOST, NEITHER, WON
+from games.models import Action, Hand, Seat, Table
+from league.accounts import player_for
+from league.models import Match, Player, Result
+
+from .models import HandStat
+
+HAND_TASK = "stats.count_live_hand"
+MATCH_TASK = "stats.count_league_match"
+AWARD = "award"
+
+
+def queue_live_hand(hand_id: int) -> None:
+    """Count a live hand once the current transaction commits."""
+    queue_on_commit(HAND_TASK, hand_id)
+
+
+def queue_league_match(match_id: int) -> None:
+    """Count a league match's recorded hands once the current transaction commits."""
+    queue_on_commit(MATCH_TASK, match_id)
+
+
+class Ruled(NamedTuple):
+    """A hand as the latest referee's ruling left it."""
+
+    record: dict
+    points: list[int] | None  # the hand's points per side, when a ruling set them
+    awarded: int | None  # the side the hand was awarded to
+
+
+def _latest_rulings(**dispute: Any) -> dict[tuple[int, int], Ruled]:
+    """The latest ruling on each disputed hand, by (game, hand) of its dispute."""
+    rulings = Ruling.objects.filter(**{f"dispute__{k}": v for k, v in dispute.items()})
+    found: dict[tuple[int, int], Ruled] = {}
+    for game, hand, kind, record, points, side in rulings.order_by("at", "pk").values_list(
+        "dispute__game", "dispute__hand", "kind", "record_after", "points_after", "side"
+    ):
+        found[game, hand] = Ruled(record, points, side if kind == Ruling.Kind.AWARD else None)
+    return found
+
+
+def _ruled_facts(facts: HandFacts, ruled: Ruled | None) -> dict[str, Any]:
+    """The row's fields from a seat's facts, with what a ruling decided over them."""
+    row = {
+        "seat": facts.seat,
+        "pairs": facts.partner is not None,
+        "ended": facts.ended,
+        "result": facts.result,
+        "capicua": facts.capicua,
+        "points": facts.points,
+        "passes_forced": facts.passes_forced,
+        "passes_suffered": facts.passes_suffered,
+        "opening": facts.opening,
+        "rule_set": facts.rule_set,
+        "match_result": facts.match_result,
+    }
+    if ruled is None:
+        return row
+    if ruled.points is not None and len(ruled.points) > facts.side:
+        row["points"] = ruled.points[facts.side]
+    if ruled.awarded is not None:
+        won = ruled.awarded == facts.side
+        row.update(ended=AWARD, capicua=False, result=WON if won else LOST)
+    return row
+
+
+def _rows(
+    record: dict,
+    ruled: Ruled | None,
+    players: dict[int, Player],
+    **common: Any,
+) -> list[HandStat]:
+    facts = seats_facts(ruled.record if ruled else record)
+    rows = []
+    for seat_facts in facts:
+        player = players.get(seat_facts.seat)
+        if player is None:
+            continue
+        partner = None if seat_facts.partner is None else players.get(seat_facts.partner)
+        fields = _ruled_facts(seat_facts, ruled)
+        rows.append(HandStat(player=player, partner=partner, **fields, **common))
+    return rows
+
+
+# ---------------------------------------------------------------- live tables
+
+
+def _live_players(hand: Hand) -> dict[int, Player]:
+    """The players who played the hand, by seat: a seat's user, unless a bot played every
+    one of its actions (a seat bots took over; a seat that only timed out still counts)."""
+    seats = Seat.objects.filter(table_id=hand.table_id, user__isnull=False).select_related(
+        "user__player"
+    )
+    bot_only: dict[int, bool] = {}
+    for seat, user_id, auto in Action.objects.filter(
+        table_id=hand.table_id, hand=hand.number
+    ).values_list("seat", "user_id", "auto"):
+        bot_only[seat] = bot_only.get(seat, True) and user_id is None and not auto
+    players = {}
+    for seat in seats:
+        if bot_only.get(seat.number, False):
+            continue
+        player = getattr(seat.user, "player", None)
+        players[seat.number] = player if player is not None else player_for(seat.user)
+    return players
+
+
+def _forfeit_result(table: Table, hand: Hand, side: int, result: int) -> int:
+    """A table that ended on a forfeit after this hand: the side that stayed won it."""
+    last = table.status == Table.Status.FINISHED and hand.number == table.hand_number
+    if last and table.forfeit_side is not None:
+        return LOST if side == table.forfeit_side else WON
+    return result
+
+
+def count_live_hand(hand_id: int) -> int:
+    """Count one live hand for its players, replacing what was counted before; the number of
+    rows written (0 for a hand that is gone, redealt, or played by bots only)."""
+    hand = Hand.objects.select_related("table").filter(pk=hand_id).first()
+    if hand is None:
+        return 0
+    table = hand.table
+    ruled = _latest_rulings(live_hand_id=hand.pk)
+    rows = _rows(
+        hand.record,
+        next(iter(ruled.values()), None),
+        _live_players(hand),
+        hand=hand,
+        match_key=f"t{table.pk}",
+        played=hand.finished,
+        number=hand.number,
+    )
+    for row in rows:
+        side = row.seat % 2 if row.pairs else row.seat
+        row.match_result = _forfeit_result(table, hand, side, row.match_result)
+    with transaction.atomic():
+        HandStat.objects.filter(hand=hand).delete()
+        HandStat.objects.bulk_create(rows)
+    return len(rows)
+
+
+# ---------------------------------------------------------------- league matches
+
+
+def _league_players(match: Match, record: dict) -> dict[int, Player]:
+    """The seats of a recorded hand: side 0 (seats 0 and 2) is entry A. A record naming its
+    players is read by those names; otherwise the order of online fixtures: A's first
+    player, B's first, A's second, B's second."""
+    entries = (match.entry_a, match.entry_b)
+    default = {
+        seat: player
+        for seat, player in enumerate(
+            [match.entry_a.player_1, match.entry_b.player_1]
+            + [match.entry_a.player_2, match.entry_b.player_2]
+        )
+        if player is not None
+    }
+    names = record.get("players") if isinstance(record, dict) else None
+    if not isinstance(names, list) or len(names) != 4:
+        return default
+    found = {}
+    for seat, name in enumerate(names):
+        for player in entries[seat % 2].players:
+            if isinstance(name, str) and name.strip().casefold() == player.display_name.casefold():
+                found[seat] = player
+    return found if len(found) == len(default) else default
+
+
+def count_league_match(match_id: int) -> int:
+    """Count the hand records of a league match's confirmed result, replacing what was
+    counted before; the number of rows written. A match played at a live table is counted
+    from the table's hands instead (its result carries the same records)."""
+    match = (
+        Match.objects.select_related(
+            "entry_a__player_1", "entry_a__player_2", "entry_b__player_1", "entry_b__player_2"
+        )
+        .filter(pk=match_id)
+        .first()
+    )
+    if match is None:
+        return 0
+    result = match.results.filter(status=Result.Status.CONFIRMED).first()
+    rows: list[HandStat] = []
+    online = Table.objects.filter(fixture_id=match.pk).exists()
+    if result is not None and match.entry_b_id is not None and not online:
+        rows = _league_rows(match, result)
+    with transaction.atomic():
+        HandStat.objects.filter(league_match=match).delete()
+        HandStat.objects.bulk_create(rows)
+    return len(rows)
+
+
+def _league_rows(match: Match, result: Result) -> list[HandStat]:
+    ruled = _latest_rulings(match_id=match.pk)
+    played: datetime = result.entered
+    rows: list[HandStat] = []
+    for game, entry in enumerate(result.games or [], start=1):
+        hands = entry.get("hands") if isinstance(entry, dict) else None
+        for number, record in enumerate(hands if isinstance(hands, list) else [], start=1):
+            if not isinstance(record, dict):
+                continue
+            counted = _rows(
+                record,
+                ruled.get((game, number)),
+                _league_players(match, record),
+                league_match=match,
+                game=game,
+                number=number,
+                match_key=f"m{match.pk}",
+                played=played,
+            )
+            for row in counted:
+                row.match_result = NEITHER  # a league match ends with its result, below
+            rows += counted
+    if rows and result.winner is not None:
+        last = max((r.game, r.number) for r in rows)
+        for row in rows:
+            if (row.game, row.number) == last:
+                side = row.seat % 2
+                row.match_result = WON if "ab"[side] == result.winner else LOST
+    return rows
+
+
+# ---------------------------------------------------------------- everything again
+
+
+def backfill(batch: int = 500) -> tuple[int, int]:
+    """Count every stored live hand and every league match with a result: (hands, matches).
+    Idempotent; what it writes is what the tasks would have written."""
+    hands = matches = 0
+    ids = Hand.objects.order_by("pk").values_list("pk", flat=True)
+    for hand_id in ids.iterator(chunk_size=batch):
+        count_live_hand(hand_id)
+        hands += 1
+    with_results = (
+        Result.objects.filter(status=Result.Status.CONFIRMED)
+        .order_by("match_id")
+        .values_list("match_id", flat=True)
+    )
+    for match_id in with_results.iterator(chunk_size=batch):
+        count_league_match(match_id)
+        matches += 1
+    return hands, matches

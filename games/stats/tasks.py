@@ -1,0 +1,30 @@
+"""Celery tasks of the statistics: thin callers of the services, each with a fixed name."""
+
+from celery import shared_task
+from django.db import OperationalError
+
+from . import services
+
+
+@shared_task(
+    name=services.HAND_TASK,
+    ignore_result=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def count_live_hand(hand_id: int) -> int:
+    """Count a finished live hand (again, after a ruling) into its players' statistics."""
+    return services.count_live_hand(hand_id)
+
+
+@shared_task(
+    name=services.MATCH_TASK,
+    ignore_result=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def count_league_match(match_id: int) -> int:
+    """Count a league match's recorded hands (again) once its result is confirmed."""
+    return services.count_league_match(match_id)
