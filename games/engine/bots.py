@@ -35,12 +35,14 @@ from .record import replay, to_record
 from .state import (
     ACTIONS,
     AUTO,
+    CHOICES,
     DECLARE,
     ENDED,
     PLAY,
     HandState,
     apply,
     legal_actions,
+    play_out,
 )
 from .tiles import ALL, HI, IS_DOUBLE, LO, PIPS, SUIT, tiles_of
 
@@ -249,30 +251,38 @@ def _value(state: HandState, side: int, before: Sequence[int]) -> float:
     return min(others) - gained[side]
 
 
-def _rollout_action(state: HandState, rng: random.Random) -> str:
-    """The playout policy: the heaviest tile (a double first), ties broken at random.
+# A play's weight for the playout policy: its pips, and half a pip more for a double.
+_WEIGHT = tuple(PIPS[c & 31] + IS_DOUBLE[c & 31] * 0.5 if c & 31 < 28 else 0.0 for c in range(256))
 
-    It reads only the playing seat's own hand and the ends, as a player would.
+
+def _heaviest(rng: random.Random) -> Callable[[tuple[Any, ...]], Any]:
+    """The playout policy: the heaviest tile (a double first), ties broken at random; it
+    keeps the points of a five-doubles choice.
+
+    It reads only the playing seat's own legal actions, as a player would. A `play_out`
+    policy: it gets the legal actions as action codes (state.py) and returns one.
     """
-    if state.status == DECLARE:
-        return "points"
-    actions = legal_actions(state)
-    if len(actions) == 1:
-        return actions[0]
-    best, best_key = actions[0], -1.0
-    for action in actions:
-        tile = ACTIONS[action][1]
-        key = PIPS[tile] + IS_DOUBLE[tile] * 0.5 + rng.random() * 0.25
-        if key > best_key:
-            best, best_key = action, key
-    return best
+    draw = rng.random
+
+    def policy(legal: tuple[Any, ...]) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        if legal is CHOICES:
+            return "points"
+        best, best_key = legal[0], -1.0
+        for code in legal:
+            key = _WEIGHT[code] + draw() * 0.25
+            if key > best_key:
+                best, best_key = code, key
+        return best
+
+    return policy
 
 
 def playout(state: HandState, rng: random.Random) -> HandState:
-    """The hand played to its end by the playout policy."""
-    while state.status not in ENDED:
-        state = apply(state, _rollout_action(state, rng))[0]
-    return state
+    """The hand played to its end by the playout policy (`_heaviest`), in one run of the
+    engine's rules loop (`play_out`)."""
+    return play_out(state, _heaviest(rng))
 
 
 def action_values(

@@ -72,19 +72,36 @@ _COVER: tuple[tuple[int, ...], ...] = tuple(
 _FIT: tuple[int, ...] = tuple(SUIT[c & 7] if c & 7 < 7 else 0 for c in range(32)) + (0,)
 
 
-def _plays_on(end: str) -> tuple[dict[int, tuple[str, ...]], ...]:
-    """For each end code (index -1: closed), the actions playing fitting tiles on that end."""
+# Action codes, the small ints of the rules loop's policies (`play_out`): a play is
+# tile | (end + 1) << 5 (end -1: the opening, named without an end), and PASS_CODE and
+# DRAW_CODE the other two. CODE_NAME[code] is the action string, `_DECODE[code]` its
+# parsed form (as ACTIONS gives it).
+PASS_CODE, DRAW_CODE = 5 << 5, 5 << 5 | 1
+CODE_NAME: tuple[str, ...] = tuple(
+    (NAME[c & 31] if c < 32 else f"{NAME[c & 31]}@{END_NAMES[(c >> 5) - 1]}") if c & 31 < 28 else ""
+    for c in range(PASS_CODE)
+) + ("pass", "draw")
+_DECODE = tuple(ACTIONS.get(name) for name in CODE_NAME)
+_PASS_ONLY, _DRAW_ONLY = (PASS_CODE,), (DRAW_CODE,)
+
+
+def _codes_on(end: int) -> tuple[dict[int, tuple[int, ...]], ...]:
+    """For each end code (index -1: closed), the codes playing fitting tiles on that end."""
     by_number = [
-        {sub: tuple(f"{NAME[t]}@{end}" for t in tiles_of(sub)) for sub in _subsets(SUIT[n])}
+        {sub: tuple(t | (end + 1) << 5 for t in tiles_of(sub)) for sub in _subsets(SUIT[n])}
         for n in range(7)
     ]
-    none: dict[int, tuple[str, ...]] = {0: ()}
+    none: dict[int, tuple[int, ...]] = {0: ()}
     return tuple(by_number[c & 7] if c & 7 < 7 else none for c in range(32)) + (none,)
 
 
-# _PLAYS[end][code][hand & _FIT[code]]: the legal actions placing tiles of that hand on that
-# end when it has that end code (tiles.py).
-_PLAYS = tuple(_plays_on(end) for end in END_NAMES)
+# _CODES[end][code][hand & _FIT[code]]: the legal plays of tiles of that hand on that end
+# when it has that end code (tiles.py), as action codes; _PLAYS: the same as action strings.
+_CODES = tuple(_codes_on(end) for end in range(4))
+_PLAYS = tuple(
+    tuple({sub: tuple(CODE_NAME[c] for c in codes) for sub, codes in d.items()} for d in by_code)
+    for by_code in _CODES
+)
 # _WITH[n][i](values, x): the n `values` with the i-th replaced by x, without slicing
 # (hands per seat, points per side).
 _WITH: dict[int, tuple[Callable[[tuple[int, ...], int], tuple[int, ...]], ...]] = {
@@ -659,9 +676,9 @@ def apply_all(
     """Apply `actions` in turn, as `apply` does one by one, up to the first fault.
 
     Returns the state after the actions applied, how many were applied, and the fault (None
-    when all were). Every rule of play is decided here, for live play and replays alike;
-    the state lives in local variables and is built once, at the end, so that replaying a
-    whole record costs a fraction of one `apply` per action.
+    when all were). Every rule of play is decided in `_run`, for live play, replays and
+    playouts alike; the state lives in local variables and is built once, at the end, so
+    that replaying a whole record costs a fraction of one `apply` per action.
     """
     if state.status == DECLARE and actions:
         try:
@@ -670,6 +687,29 @@ def apply_all(
             return state, 0, e
         state, done, error = apply_all(state, actions[1:])
         return state, done + 1, error
+    return _run(state, actions, None)
+
+
+def play_out(state: HandState, policy: Callable[[tuple[Any, ...]], Any]) -> HandState:
+    """The hand played to its end, each action chosen by `policy`: the state that applying
+    those actions one by one gives (`apply`), computed in one run of the rules loop.
+
+    `policy` gets the legal actions as action codes (`CODE_NAME` names them), in the order
+    of `legal_actions`, and returns one of them; during a five-doubles choice it gets
+    `CHOICES` and returns one of those. So `play_out(state, rng.choice)` is random legal
+    play: the same hand, and the same draws from `rng`, as
+    `apply(state, rng.choice(legal_actions(state)))` until the hand ends.
+    """
+    if state.status == DECLARE:
+        state = declare(state, state.turn, policy(CHOICES))[0]
+    return _run(state, (), policy)[0]
+
+
+def _run(
+    state: HandState, actions: tuple[Any, ...], policy: Callable[[tuple[Any, ...]], Any] | None
+) -> tuple[HandState, int, EngineError | None]:
+    """The rules loop: `actions` applied in turn (apply_all), or, given a `policy`, the
+    actions it chooses among the legal ones until the hand ends (play_out)."""
     (
         setup,
         status,
@@ -677,7 +717,7 @@ def apply_all(
         hands,
         drawn,
         line,
-        ends,
+        (left, right, up, down),
         passes,
         last,
         points,
@@ -688,28 +728,56 @@ def apply_all(
         result,
     ) = state
     rules = setup.rules
+    spinner, table_points, pass_points = rules.spinner, rules.table_points, rules.pass_points
+    boneyard = setup.boneyard
+    bones = len(boneyard)
     n = len(hands)
+    hands, line = list(hands), list(line)  # changed in place, tuples again at the end
+    codes: list[int] = []  # the actions `policy` chose
+    on_left, on_right, on_up, on_down = _CODES
+    fit = _FIT
     error, done = None, -1
     try:
-        for action in actions:
+        while True:
             done += 1
-            if status != PLAY:
-                raise IllegalAction("after_end", "the hand has already ended")
-            try:
-                parsed = ACTIONS.get(action)
-            except TypeError:  # unhashable junk
-                parsed = None
-            if parsed is None:
-                raise IllegalAction("bad_tile", f"{action!r} is not a tile, 'pass' or 'draw'")
-            kind, tile, end, first = parsed
+            if policy is None:
+                if done == len(actions):
+                    break
+                action = actions[done]
+                if status != PLAY:
+                    raise IllegalAction("after_end", "the hand has already ended")
+                try:
+                    parsed = ACTIONS.get(action)
+                except TypeError:  # unhashable junk
+                    parsed = None
+                if parsed is None:
+                    raise IllegalAction("bad_tile", f"{action!r} is not a tile, 'pass' or 'draw'")
+                kind, tile, end, first = parsed
+            else:
+                if status != PLAY:
+                    break
+                hand = hands[turn]
+                if line:
+                    legal = on_left[left][hand & fit[left]] + on_right[right][hand & fit[right]]
+                    if up >= 0:
+                        legal += on_up[up][hand & fit[up]] + on_down[down][hand & fit[down]]
+                    if not legal:
+                        legal = _DRAW_ONLY if drawn < bones else _PASS_ONLY
+                elif setup.forced >= 0:
+                    legal = (setup.forced,)
+                else:
+                    legal = tuple(tiles_of(hand & DOUBLES if setup.need_double else hand))
+                code = policy(legal)
+                codes.append(code)
+                kind, tile, end, first = _DECODE[code]
             if kind == _PASS:
                 if not line:
                     raise IllegalAction("illegal_pass", "the opening cannot be a pass")
-                if hands[turn] & _fits(ends):
+                if hands[turn] & (_FIT[left] | _FIT[right] | _FIT[up] | _FIT[down]):
                     raise IllegalAction("illegal_pass", f"seat {turn} holds a tile that fits")
-                if drawn < len(setup.boneyard):
+                if drawn < bones:
                     raise IllegalAction("illegal_pass", f"seat {turn} must draw from the boneyard")
-                if not passes and rules.pass_points:
+                if not passes and pass_points:
                     events, points, normal = _pass_points(
                         setup, events, points, normal, len(played) + done, last
                     )
@@ -726,11 +794,11 @@ def apply_all(
                     raise IllegalAction("illegal_draw", "these rules have no boneyard")
                 if not line:
                     raise IllegalAction("illegal_draw", "the opening cannot be a draw")
-                if drawn >= len(setup.boneyard):
+                if drawn >= bones:
                     raise IllegalAction("illegal_draw", "the boneyard is empty")
-                if hands[turn] & _fits(ends):
+                if hands[turn] & (_FIT[left] | _FIT[right] | _FIT[up] | _FIT[down]):
                     raise IllegalAction("illegal_draw", f"seat {turn} holds a tile that fits")
-                hands = _WITH[n][turn](hands, hands[turn] | BIT[setup.boneyard[drawn]])
+                hands[turn] |= BIT[boneyard[drawn]]
                 drawn += 1
                 continue
             # A play: every check comes before any change, so a fault leaves the state whole.
@@ -738,13 +806,12 @@ def apply_all(
             bit = BIT[tile]
             if not hand & bit:
                 raise IllegalAction("not_in_hand", f"seat {turn} does not hold {NAME[tile]}")
-            before = ends
+            before = (left, right, up, down)
             if line:
                 cover = _COVER[tile]
                 if end < 0:
-                    left, right = cover[ends[0]], cover[ends[1]]
-                    if ends[2] < 0 and (left < 0) != (right < 0):
-                        end = 0 if right < 0 else 1  # the one legal place
+                    if up < 0 and (cover[left] < 0) != (cover[right] < 0):
+                        end = 0 if cover[right] < 0 else 1  # the one legal place
                     else:
                         now = _new(
                             HandState,
@@ -752,10 +819,10 @@ def apply_all(
                                 setup,
                                 status,
                                 turn,
-                                hands,
+                                tuple(hands),
                                 drawn,
-                                line,
-                                ends,
+                                tuple(line),
+                                before,
                                 passes,
                                 last,
                                 points,
@@ -767,10 +834,9 @@ def apply_all(
                             ),
                         )
                         end = _unnamed_end(now, tile)
-                code = cover[ends[end]]
+                code = cover[before[end]]
                 if code < 0:
                     raise IllegalAction("does_not_fit", f"{NAME[tile]} does not fit that end")
-                left, right, up, down = ends
                 if end == 0:
                     left = code
                 elif end == 1:
@@ -779,12 +845,11 @@ def apply_all(
                     up = code
                 else:
                     down = code
-                if rules.spinner and up < 0 and not (left | right) & EMPTY:
+                if spinner and up < 0 and not (left | right) & EMPTY:
                     opening = line[0][0]
                     if IS_DOUBLE[opening]:  # both arms of a double opening are covered
                         up = down = LO[opening] | DOUBLE | EMPTY
-                ends = (left, right, up, down)
-                line += ((tile, end, code & 7),)
+                line.append((tile, end, code & 7))
             else:
                 if setup.forced >= 0 and tile != setup.forced:
                     raise IllegalAction(
@@ -793,18 +858,29 @@ def apply_all(
                 if setup.need_double and not IS_DOUBLE[tile]:
                     raise IllegalAction("wrong_opening_tile", "the winner must open with a double")
                 flags = DOUBLE | EMPTY if IS_DOUBLE[tile] else EMPTY
-                ends = (first | flags, _COVER[tile][first] & 7 | flags, -1, -1)
-                line = ((tile, -1, first),)
+                left, right, up, down = first | flags, _COVER[tile][first] & 7 | flags, -1, -1
+                line.append((tile, -1, first))
             hand ^= bit
-            hands = _WITH[n][turn](hands, hand)
+            hands[turn] = hand
             again = last == turn
             seat = last = turn
             passes, turn = 0, (turn + 1) % n
-            if hand and not again and len(line) > 1 and not rules.table_points:
+            if hand and not again and len(line) > 1 and not table_points:
                 continue  # an ordinary play: nothing to score
             i = len(played) + done
             events, points, normal = _play_points(
-                setup, events, points, normal, i, seat, tile, again, hands, ends, before, line
+                setup,
+                events,
+                points,
+                normal,
+                i,
+                seat,
+                tile,
+                again,
+                hands,
+                (left, right, up, down),
+                before,
+                line,
             )
             if not hand:
                 status, turn = DOMINO, -1
@@ -812,7 +888,11 @@ def apply_all(
                     setup, hands, i, events, points, normal, seat, None
                 )
     except EngineError as e:
+        if policy is not None:
+            raise  # a policy that chose an action it was not offered
         error, actions = e, actions[:done]
+    if policy is not None:
+        actions = tuple(map(CODE_NAME.__getitem__, codes))
     return (
         _new(
             HandState,
@@ -820,10 +900,10 @@ def apply_all(
                 setup,
                 status,
                 turn,
-                hands,
+                tuple(hands),
                 drawn,
-                line,
-                ends,
+                tuple(line),
+                (left, right, up, down),
                 passes,
                 last,
                 points,

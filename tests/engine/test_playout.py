@@ -1,0 +1,152 @@
+"""`play_out`, the rules loop run by a policy (random play, the bots' playouts), gives exactly
+the hands that the public path gives: `apply` of the chosen legal action, one at a time."""
+
+import random
+
+import pytest
+
+from games.engine import (
+    DECLARE,
+    ENDED,
+    PRESETS,
+    VARIANTS,
+    IllegalAction,
+    apply,
+    finish_hand,
+    legal_actions,
+    new_hand,
+    new_match,
+    start_hand,
+    variant,
+)
+from games.engine.bots import playout
+from games.engine.state import ACTIONS, CHOICES, CODE_NAME, DRAW_CODE, PASS_CODE, play_out
+from games.engine.tiles import IS_DOUBLE, PIPS
+
+RULE_SETS = {**PRESETS, **{name: variant(name) for name in VARIANTS}}
+
+
+def public_random_play(state, rng):
+    """Random legal play through the public API, one action at a time."""
+    while state.status not in ENDED:
+        state = apply(state, rng.choice(legal_actions(state)))[0]
+    return state
+
+
+def public_heaviest(state, rng):
+    """The bots' playout policy as it was written on the public API (before `play_out`)."""
+    while state.status not in ENDED:
+        if state.status == DECLARE:
+            action = "points"
+        else:
+            actions = legal_actions(state)
+            action = actions[0]
+            if len(actions) > 1:
+                best_key = -1.0
+                for candidate in actions:
+                    tile = ACTIONS[candidate][1]
+                    key = PIPS[tile] + IS_DOUBLE[tile] * 0.5 + rng.random() * 0.25
+                    if key > best_key:
+                        action, best_key = candidate, key
+        state = apply(state, action)[0]
+    return state
+
+
+def match_hands(rules, seed, hands=3):
+    """The first hands of a match, each started from the one before (leaders, scores near
+    the target and the bonus cap, winner_double openings and their penalties)."""
+    rng = random.Random(seed)
+    match = new_match(rules)
+    for _ in range(hands):
+        if match.over:
+            return
+        state = start_hand(match, rng=random.Random(rng.random()))
+        yield state
+        match = finish_hand(match, public_random_play(state, rng))
+
+
+def midway(state, rng):
+    """The state some random legal actions into the hand (maybe still the start)."""
+    for _ in range(rng.randrange(30)):
+        if state.status in ENDED:
+            break
+        state = apply(state, rng.choice(legal_actions(state)))[0]
+    return state
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_random_play_is_the_public_paths(name):
+    """Many seeded random hands of every preset and variant: the same final state (actions,
+    events, points, result) and the same draws from the generator."""
+    rules = RULE_SETS[name]
+    for seed in range(100):
+        public, fast = random.Random(seed), random.Random(seed)
+        expected = public_random_play(new_hand(rules, rng=public), public)
+        assert play_out(new_hand(rules, rng=fast), fast.choice) == expected, seed
+        assert fast.getstate() == public.getstate()
+    for seed in range(25):
+        for start in match_hands(rules, seed):
+            start = midway(start, random.Random(seed))
+            public, fast = random.Random(seed), random.Random(seed)
+            assert play_out(start, fast.choice) == public_random_play(start, public)
+            assert fast.getstate() == public.getstate()
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_the_bots_playouts_are_the_public_paths(name):
+    rules = RULE_SETS[name]
+    for seed in range(40):
+        for start in match_hands(rules, seed, hands=2):
+            start = midway(start, random.Random(seed))
+            public, fast = random.Random(seed), random.Random(seed)
+            assert playout(start, fast) == public_heaviest(start, public)
+            assert fast.getstate() == public.getstate()
+
+
+def follow(state, rng):
+    """A random policy that checks, at every step, that it is offered the legal actions of
+    the public path in their order, and keeps the public state in step; the codes seen."""
+    seen = []
+
+    def policy(legal):
+        nonlocal state
+        names = legal if legal == CHOICES else tuple(CODE_NAME[c] for c in legal)
+        assert names == legal_actions(state)
+        seen.extend(legal)
+        choice = rng.choice(legal)
+        state = apply(state, names[legal.index(choice)])[0]
+        return choice
+
+    return policy, lambda: state, seen
+
+
+def test_policies_get_the_legal_actions_in_order():
+    """The codes offered are `legal_actions`, in its order; a five-doubles choice offers
+    `CHOICES` itself."""
+    rng = random.Random(4)
+    seen = set()
+    for name in sorted(RULE_SETS):
+        for _ in range(20):
+            start = new_hand(RULE_SETS[name], rng=rng)
+            policy, public, codes = follow(start, rng)
+            assert play_out(start, policy) == public()
+            seen.update(codes)
+    assert {PASS_CODE, DRAW_CODE} <= seen
+    # A five-doubles choice (dealt by hand: it is rare in random deals).
+    deal = [
+        ["0-0", "1-1", "2-2", "3-3", "4-4", "6-5", "6-4"],
+        ["5-5", "6-6", "1-0", "2-0", "3-0", "4-0", "5-0"],
+        ["6-0", "2-1", "3-1", "4-1", "5-1", "6-1", "3-2"],
+        ["4-2", "5-2", "6-2", "4-3", "5-3", "6-3", "5-4"],
+    ]
+    for seed in range(10):
+        start = new_hand(PRESETS["brazilian"], deal)
+        assert start.status == DECLARE
+        policy, public, codes = follow(start, random.Random(seed))
+        assert play_out(start, policy) == public() and codes[:2] == list(CHOICES)
+
+
+def test_a_policy_that_breaks_the_rules_is_refused():
+    state = new_hand(PRESETS["dominican"], rng=random.Random(1))
+    with pytest.raises(IllegalAction):
+        play_out(state, lambda legal: PASS_CODE)  # the opening cannot be a pass
