@@ -13,7 +13,7 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 
 from games.engine import EngineError
 from games.models import BotLevel
-from games.services import tables, timers
+from games.services import presence, tables, timers
 from games.services.errors import TableError, error_answer
 from games.services.messages import (
     call_service,
@@ -75,11 +75,17 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
         self.snap = await off_loop(snapshot)(self.table_id, self.user)
+        self.present = (
+            self.snap is not None and self.user is not None and self.user.is_authenticated
+        )
+        if self.present:  # the change reaches this socket too, once it has said hello
+            await call_service(presence.arrive, self.table_id, self.user, self.channel_name)
         await self.accept()
         if self.snap is None:  # after the handshake, so that the client reads the code
             await self.close(code=NO_TABLE)
             return
         timers.start_web_sweeper()
+        presence.start_heartbeat()
 
     async def dispatch(self, message: dict) -> None:
         """Handle a message without channels' per-message hop to a thread.
@@ -97,6 +103,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
+        if getattr(self, "present", False):
+            await call_service(presence.leave, self.table_id, self.channel_name)
 
     def _allow(self) -> bool:
         now = time.monotonic()
@@ -217,7 +225,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def table_changed(self, message: dict) -> None:
         version, event = message["version"], message["event"]
-        if event["kind"] == "deadline":  # only the clock moved: the version stays
+        if event["kind"] in ("deadline", "presence"):  # the version stays
             if version == self.snap.version:
                 self.snap.facts = message["facts"]
                 await self._send_update(event)

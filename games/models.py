@@ -149,6 +149,8 @@ class Table(models.Model):
     state = models.JSONField(null=True, blank=True)  # the live hand (hidden: never sent)
     match = models.JSONField(default=dict)  # scores, normal, leader, over, winner, shutout
     ready = models.JSONField(default=list)  # seats that pressed "next" between hands
+    # Seats whose player has no socket open at this table (`Presence`); kept by the services.
+    offline = models.JSONField(default=list)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     forfeit_side = models.PositiveSmallIntegerField(null=True, blank=True)
     # How long the pause between hands waits for seats that did not press "next".
@@ -275,6 +277,21 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} · {self.hand}.{self.number}"
+
+
+class Presence(models.Model):
+    """One open table socket of a signed-in user: a seated player is online while one of
+    their sockets is open. Its web process refreshes `seen`; the sweep drops what a dead
+    process left behind (games/services/presence.py)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    channel = models.CharField(max_length=200, unique=True)  # the socket's channel name
+    process = models.CharField(max_length=32, db_index=True)  # the web process serving it
+    seen = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.table} · {self.user_id}"
 
 
 class QueueEntry(models.Model):

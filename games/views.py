@@ -39,6 +39,7 @@ def table_strings() -> dict:
         "partner": _("partner"),
         "bot": _("Bot"),
         "bot_plays": _("a bot plays"),
+        "offline": _("offline"),
         "passed_tag": _("passed"),
         "sit": _("Sit here"),
         "add_bot": _("Add a bot"),

@@ -53,6 +53,7 @@ def table_facts(table: Table) -> dict:
         "hand_number": table.hand_number,
         "deadline": None if table.deadline is None else table.deadline.timestamp(),
         "ready": list(table.ready),
+        "offline": list(table.offline),
         "scores": match.get("scores", [0] * rules.sides),
         "pairs": rules.pairs,  # false: every seat is a side of its own (scores per seat)
         "target": rules.target,

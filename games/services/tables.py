@@ -35,7 +35,7 @@ from games.engine import (
     to_record,
 )
 from games.engine.state import REDEAL
-from games.models import Action, BotLevel, Hand, Seat, Table
+from games.models import Action, BotLevel, Hand, Presence, Seat, Table
 from league.accounts import player_for
 
 from . import messages
@@ -113,6 +113,12 @@ def _bot_seats(table: Table) -> list[int]:
     return [seat.number for seat in _seats(table) if seat.bot]
 
 
+def _offline(table: Table) -> list[int]:
+    """The seats whose player has no socket open at the table (`Presence`) now."""
+    here = set(Presence.objects.filter(table=table).values_list("user_id", flat=True))
+    return [s.number for s in _seats(table) if s.user_id is not None and s.user_id not in here]
+
+
 # ---------------------------------------------------------------- committing a change
 
 
@@ -152,7 +158,7 @@ def _start_hand(table: Table) -> HandState:
     table.status = Table.Status.PLAYING
     table.ready = []
     table.deadline = _deadline(state)
-    _commit(table, _HAND_FIELDS + ["hand_number"], {"kind": "deal"})
+    _commit(table, _HAND_FIELDS + ["hand_number", "offline"], {"kind": "deal"})
     return _run_bots(table, state)
 
 
@@ -288,6 +294,7 @@ def seat_players(table: Table, players: list[tuple[AbstractBaseUser | None, str]
         for seat, (user, name) in zip(_seats(table), players, strict=True):
             seat.user, seat.name = user, name
             seat.save(update_fields=["user", "name"])
+        table.offline = _offline(table)
         _start_hand(table)
 
 
@@ -344,10 +351,11 @@ def add_bot(
 
 
 def _seated(table: Table) -> None:
+    table.offline = _offline(table)
     if all(seat.taken for seat in _seats(table)):
         _start_hand(table)
     else:
-        _commit(table, [], {"kind": "seats"})
+        _commit(table, ["offline"], {"kind": "seats"})
 
 
 def take_back(table_id: int, user: AbstractBaseUser) -> None:
@@ -448,6 +456,26 @@ def press_next(table_id: int, user: AbstractBaseUser) -> None:
             _start_hand(table)
         else:
             _commit(table, ["ready"], {"kind": "ready"})
+
+
+def presence_changed(table_id: int) -> bool:
+    """Store which seats are offline now, if that changed, and ring it to the table.
+
+    Called after a socket of a seated player opened or closed (games/services/presence.py),
+    under the table's lock, so that the last of several changes at once stores the truth.
+    Not a new version: an action made against the version is still valid after it.
+    """
+    with transaction.atomic():
+        try:
+            table = _locked(table_id)
+        except TableError:
+            return False
+        offline = _offline(table)
+        if offline == table.offline:
+            return False
+        table.offline = offline
+        _commit(table, ["offline"], {"kind": "presence"}, new_version=False)
+    return True
 
 
 def extend_deadline(table_id: int, deadline: datetime) -> bool:

@@ -40,6 +40,7 @@ from django.utils import timezone
 from config.celery import queue_on_commit
 from games.models import Table
 
+from . import presence
 from .tables import deadline_set, extend_deadline, time_out
 
 logger = logging.getLogger(__name__)
@@ -117,7 +118,8 @@ def _single_flight() -> Iterator[bool]:
 
 def sweep(*, arm: bool = True) -> int:
     """Fire every due timer; after a silence extend overdue deadlines instead. Returns how
-    many fired (0 when another sweep is running).
+    many fired (0 when another sweep is running). Drops the presence of sockets whose web
+    process stopped refreshing it, first (`presence.expire`).
 
     An extension is rung to the table's group, so that the players' clocks show it without
     reconnecting. With `arm`, deadlines coming near get their countdown task.
@@ -125,6 +127,7 @@ def sweep(*, arm: bool = True) -> int:
     with _single_flight() as mine:
         if not mine:
             return 0
+        presence.expire()  # the sockets of a web process that died are closed
         now = timezone.now()
         last = cache.get(SWEEP_KEY)
         live = Table.objects.filter(status__in=[Table.Status.PLAYING, Table.Status.BETWEEN])

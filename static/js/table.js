@@ -23,6 +23,7 @@
     partner: "M16 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6zm-8 0a3 3 0 1 0 0-6 3 3 0 0 0 0 6zm0 2c-2.7 0-8 1.3-8 4v3h16v-3c0-2.7-5.3-4-8-4zm8 0c-.3 0-.7 0-1.1.1 1.3.9 2.1 2.2 2.1 3.9v3h7v-3c0-2.7-5.3-4-8-4z",
     ccw: "M12 4a8 8 0 1 1-7.7 10h2.1A6 6 0 1 0 12 6v3L7.5 5 12 1z",
     cw: "M12 4a8 8 0 1 0 7.7 10h-2.1A6 6 0 1 1 12 6v3l4.5-4L12 1z",
+    offline: "M12 17a2 2 0 1 1 0 4 2 2 0 0 1 0-4zM7.05 14.05a7 7 0 0 1 9.9 0l-1.41 1.41a5 5 0 0 0-7.08 0zM3.51 10.51a12 12 0 0 1 16.98 0l-1.42 1.42a10 10 0 0 0-14.14 0zM4.4 2.6l17 17-1.4 1.4-17-17z",
     tile: "M8 2h8a2 2 0 0 1 2 2v16a2 2 0 0 1-2 2H8a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2zm0 2v7.3h8V4zm0 8.7V20h8v-7.3zM12 6.2a1.3 1.3 0 1 1 0 2.6 1.3 1.3 0 0 1 0-2.6zm-1.8 8a1.2 1.2 0 1 1 0 2.4 1.2 1.2 0 0 1 0-2.4zm3.6 0a1.2 1.2 0 1 1 0 2.4 1.2 1.2 0 0 1 0-2.4z",
   };
   const MAX_UNIT = 30;
@@ -302,6 +303,8 @@
       box.classList.toggle("mine", number === view.seat);
       const partner = view.seat !== null && number === (view.seat + 2) % 4;
       box.classList.toggle("partner", partner);
+      const offline = Boolean(t.offline && t.offline.includes(number));
+      box.classList.toggle("offline", offline);
       const avatar = el("div", { class: "avatar" });
       const ring = svg("svg", { viewBox: "0 0 48 48", class: "ring", "aria-hidden": "true" });
       ring.appendChild(svg("circle", { cx: 24, cy: 24, r: 21, class: "track" }));
@@ -310,6 +313,7 @@
       if (seat.bot) avatar.appendChild(icon("bot"));
       else avatar.appendChild(el("span", { class: "initial", text: seat.taken ? seatName(number).charAt(0).toUpperCase() : "" }));
       avatar.appendChild(el("span", { class: "seconds" }));
+      if (offline) avatar.appendChild(el("span", { class: "away" }, [icon("offline")]));
       box.appendChild(avatar);
       const who = el("div", { class: "who" });
       who.appendChild(el("strong", { class: "name", text: seat.taken ? seatName(number) : T.empty }));
@@ -320,6 +324,7 @@
         const level = T.levels[seat.level] ? " · " + T.levels[seat.level] : "";
         tags.appendChild(el("span", { class: "tag bot" }, [icon("bot"), (seat.name ? T.bot_plays : T.bot) + level]));
       }
+      if (offline) tags.appendChild(el("span", { class: "tag offline" }, [icon("offline"), T.offline]));
       if (hand && seat.taken && !ENDED.includes(hand.status)) {
         tags.appendChild(el("span", { class: "tag count" }, [icon("tile"), plural(T.tiles, hand.tile_counts[number])]));
       }
@@ -347,7 +352,7 @@
             onclick: () => send({ type: "bot", seat: number, level: level.value }) }));
         }
       }
-      box.setAttribute("aria-label", seat.taken ? seatName(number) : T.empty);
+      box.setAttribute("aria-label", seat.taken ? seatName(number) + (offline ? ", " + T.offline : "") : T.empty);
     });
     $("hand-number").textContent = t.hand_number ? fmt(T.hand_n, { n: t.hand_number }) : "";
     [0, 1].forEach((side) => {
