@@ -11,9 +11,8 @@ from games.engine.rules import CHOICES, MINIMUM, ONE_OF
 from games.engine.tiles import PARSE
 from games.services.tables import NEXT_HAND_SECONDS
 
-# A live table seats four players in two pairs: the variants for two or three players are
-# offered where those are played, not here.
-NAMES = [name for name in [*PRESETS, *VARIANTS] if rules_from_spec(VARIANTS.get(name, name)).pairs]
+# Every preset and named variant; the number of players (and pairs) is the rule set's own.
+NAMES = [*PRESETS, *VARIANTS]
 NAME_LABELS = {
     "dominican": _("Dominican"),
     "brazilian": _("Brazilian"),
@@ -31,7 +30,36 @@ NAME_LABELS = {
     "vog_draw": _("VOG with a boneyard"),
     "vog_goat": _("VOG Goat (penalty points)"),
     "vog_international": _("VOG international"),
+    "tournament_1v1": _("Tournament, one against one with the pozo"),
+    "vog_2p": _("VOG, two players"),
+    "vog_3p": _("VOG, three players"),
+    "vog_draw_2p": _("VOG with a boneyard, two players"),
+    "vog_draw_3p": _("VOG with a boneyard, three players"),
+    "vog_goat_2p": _("VOG Goat, two players"),
+    "vog_goat_3p": _("VOG Goat, three players"),
+    "vog_international_2p": _("VOG international, two players"),
+    "vog_international_3p": _("VOG international, three players"),
 }
+# The rule sets by the players they seat, as the form's list groups them.
+PLAYER_GROUPS = {
+    4: _("Four players, two pairs"),
+    3: _("Three players, each on their own"),
+    2: _("Two players, one against one"),
+}
+
+
+def _players(name: str) -> int:
+    return rules_from_spec(VARIANTS.get(name, name)).players
+
+
+def name_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    """The offered rule sets, grouped by how many players they seat."""
+    return [
+        (title, [(n, NAME_LABELS.get(n, n)) for n in NAMES if _players(n) == players])
+        for players, title in PLAYER_GROUPS.items()
+    ]
+
+
 # Options fixed at a live table, and the groups the others are shown in.
 FIXED = ("preset", "players", "pairs")
 GROUPS = {
@@ -137,7 +165,7 @@ INT_LABELS = {
 TILES = sorted({name for name in PARSE if int(name[0]) >= int(name[2])}, reverse=True)
 # The engine's refusals of a combination, by the field they concern.
 REFUSALS = {
-    "tiles_per_hand": _("Four hands of that many tiles need more than the 28 tiles."),
+    "tiles_per_hand": _("That many tiles for every player need more than the 28 tiles."),
     "boneyard": _("A draw game needs at least one tile left in the boneyard: deal fewer tiles."),
 }
 
@@ -170,7 +198,7 @@ def option_values(name: str) -> dict:
 class PrivateTableForm(forms.Form):
     preset = forms.ChoiceField(
         label=_("Rules"),
-        choices=[(name, NAME_LABELS.get(name, name)) for name in NAMES],
+        choices=name_choices,
         help_text=_("Choosing rules fills in every option below; change any of them."),
     )
 

@@ -12,7 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 from django.db.models import Count, Q
 
-from games.engine import VARIANTS
+from games.engine import VARIANTS, rules_from_spec
 from games.models import QueueEntry, Table
 from league.accounts import player_for
 
@@ -28,6 +28,7 @@ QUEUES: dict[str, tuple[str, ...]] = {
     "dominican": (QUICK, DUO, RANKED),
     "brazilian": (QUICK, DUO, RANKED),
     "tournament": (QUICK,),
+    "tournament_1v1": (QUICK,),  # seed 002: one against one, with the pozo
     "latin": (QUICK,),
     "vog": (QUICK,),
     "vog_draw": (QUICK,),
@@ -94,7 +95,7 @@ def join_queue(
             .filter(kind=kind, rules=rules, table__isnull=True)
             .select_related("user", "partner")
         )
-        group = _pick(kind, waiting)
+        group = _pick(kind, waiting, rules_from_spec(rules_spec(rules)).players)
         if group is None:
             return None
         return _open(kind, rules, group)
@@ -121,11 +122,11 @@ def _matched(user: AbstractBaseUser, entries: list[QueueEntry]) -> Table | None:
     return Table.objects.filter(pk__in=ids).exclude(status=Table.Status.FINISHED).first()
 
 
-def _pick(kind: str, waiting: list[QueueEntry]) -> list[QueueEntry] | None:
+def _pick(kind: str, waiting: list[QueueEntry], players: int = 4) -> list[QueueEntry] | None:
     if kind == QueueEntry.Kind.DUO:
         return waiting[:2] if len(waiting) >= 2 else None
     if kind == QueueEntry.Kind.QUICK:
-        return waiting[:4] if len(waiting) >= 4 else None
+        return waiting[:players] if len(waiting) >= players else None
     ranked = sorted(waiting, key=lambda e: e.rating)
     for i in range(len(ranked) - 3):
         window = ranked[i : i + 4]

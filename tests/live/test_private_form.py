@@ -6,7 +6,7 @@ from dataclasses import fields
 import pytest
 from django.urls import reverse
 
-from games.engine import VARIANTS, Rules, rules_from_spec
+from games.engine import PRESETS, VARIANTS, Rules, rules_from_spec
 from games.forms import FIXED, PrivateTableForm, option_values
 from games.models import Seat, Table
 from games.services import rematch, tables
@@ -29,9 +29,11 @@ def test_every_rule_option_is_a_field_in_a_group():
     grouped = {b.name for group in form.groups() for b in group["fields"]}
     assert options <= grouped and "next_hand_seconds" in grouped
     assert "other" not in form.fields  # no JSON
-    offered = {value for value, _ in form.fields["preset"].choices}
+    groups = form.fields["preset"].choices
+    offered = {value for _, names in groups for value, _ in names}
     assert {"dominican", "brazilian", "tournament_short", "vog_draw"} <= offered
-    assert "vog_2p" not in offered  # a live table seats four in pairs
+    assert offered == {*PRESETS, *VARIANTS}  # two and three players too, grouped by count
+    assert [len(names) for _, names in groups] == [17, 4, 5]
     assert form.fields["direction"].choices == [
         ("ccw", form.fields["direction"].choices[0][1]),
         ("cw", form.fields["direction"].choices[1][1]),
@@ -67,6 +69,18 @@ def test_the_lobby_form_opens_a_table_with_its_pause_between_hands(client):
     assert answer.status_code == 302 and answer["Location"].endswith(f"/play/t/{table.code}/")
     assert table.rules == {"preset": "brazilian", "target": 300}
     assert table.next_hand_seconds == 90
+
+
+@pytest.mark.parametrize(("name", "seats"), [("vog_goat_3p", 3), ("tournament_1v1", 2)])
+def test_the_form_opens_a_table_of_the_rule_sets_player_count(client, name, seats):
+    user = make_players(1)[0]
+    client.force_login(user)
+    client.post(reverse("new_table"), posted(name))
+    table = Table.objects.get(host=user)
+    assert rules_from_spec(table.rules) == rules_from_spec(VARIANTS[name])
+    assert table.seats.count() == seats
+    form = PrivateTableForm(posted(name, tiles_per_hand=15))
+    assert list(form.errors) == ["tiles_per_hand"]
 
 
 def test_play_again_brings_the_players_of_a_private_table_together():

@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from games.engine import rules_from_spec
 from games.models import QueueEntry, Table
 from games.services import matchmaking, rematch
 from games.services.errors import TableError
@@ -19,10 +20,12 @@ def test_each_rule_set_fills_its_own_tables():
         other = "brazilian" if rules == "dominican" else "dominican"
         stranger = make_players(1, "x")[0]
         assert matchmaking.join_queue(stranger, "quick", rules=other) is None
-        users = make_players(4, "q")
+        seats = rules_from_spec(matchmaking.rules_spec(rules)).players  # 2 for one against one
+        users = make_players(seats, "q")
         found = [matchmaking.join_queue(user, "quick", rules=rules) for user in users]
         table = found[-1]
-        assert found[:3] == [None] * 3 and table is not None
+        assert found[:-1] == [None] * (seats - 1) and table is not None
+        assert table.seats.count() == seats
         assert table.rules == matchmaking.rules_spec(rules)
         assert table.kind == "quick" and matchmaking.queue_of(table) == rules
         assert stranger.pk not in set(table.seats.values_list("user", flat=True))
