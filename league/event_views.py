@@ -37,6 +37,8 @@ from .notifications import absolute
 from .permissions import can, require, require_published, sides_of
 from .services import audit, clubs, entries, events, fixtures, invitations, results, standings
 from .services.errors import ServiceError
+from .tournaments.services.common import TOURNAMENT_FORMATS
+from .tournaments.services.standings import standings_of
 
 SHEET_HAND_ROWS = 18  # hand rows on a printed scoresheet, shared by its games
 
@@ -261,21 +263,26 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings as the event's format ranks them: a tournament's (placements in a
+    bracket, Buchholz and the like), or a league's table with a column for each of its
+    tiebreaks and the positions over the rounds."""
     event = _event(request, slug)
-    tables = [
-        (division, standings.table(event, division))
-        for division in (list(event.divisions.all()) or [None])
-    ]
-    return render(
-        request,
-        "league/standings.html",
-        {
-            "event": event,
-            "tab": "standings",
-            "tables": [(d, t, charts.positions(t)) for d, t in tables],
-            "manager": can(request.user, "event.manage", event),
-        },
-    )
+    context = {
+        "event": event,
+        "tab": "standings",
+        "manager": can(request.user, "event.manage", event),
+    }
+    if event.format in TOURNAMENT_FORMATS:
+        context |= {"tournament": True, **standings_of(event)}
+    else:
+        tables = []
+        for division in list(event.divisions.all()) or [None]:
+            table = standings.table(event, division)
+            columns = standings.tiebreak_columns(event, table.standings)
+            drawn = any(row.drawn for row in table.standings)
+            tables.append((division, table, columns, drawn, charts.positions(table)))
+        context |= {"tables": tables, "tiebreaks": standings.tiebreak_names(event)}
+    return render(request, "league/standings.html", context)
 
 
 def scoresheets(request: HttpRequest, slug: str) -> HttpResponse:

@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.core.cache import cache
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from ..models import Division, Entry, Event, Result
 from ..pairing import MatchResult
@@ -19,6 +21,19 @@ from .events import rules_of
 
 T = Event.Tiebreak
 TALLIED = (T.MATCH_WINS, T.GAMES_WON, T.POINT_DIFFERENCE, T.POINTS_FOR, T.LOTS)
+# Each tiebreak's column heading: on a wide screen, and abbreviated on a phone (the full
+# name is the column's title).
+HEADINGS = {
+    T.MATCH_WINS: (_("Match wins"), _("Pts")),
+    T.GAMES_WON: (_("Games"), _("G")),
+    T.POINT_DIFFERENCE: (_("Points +/−"), _("+/−")),
+    T.POINTS_FOR: (_("Points for"), _("PF")),
+    T.HEAD_TO_HEAD: (_("Head-to-head"), _("H2H")),
+    T.BUCHHOLZ: (_("Buchholz"), _("Bch")),
+    T.SONNEBORN_BERGER: (_("Sonneborn-Berger"), _("SB")),
+    T.PARTNER_AWARE: (_("Opp. − partners"), _("Opp.−P")),
+    T.LOTS: (_("Lot"), _("Lot (short)")),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +213,48 @@ def rank(
         row.values = {key.removeprefix("league_"): v for key, v in standing.values.items()}
         rows.append(row)
     return rows
+
+
+@dataclass(frozen=True)
+class Column:
+    """A tiebreak's column of the standings."""
+
+    key: str
+    heading: str | Promise
+    abbreviation: str | Promise
+    title: str | Promise
+
+
+def tiebreak_names(event: Event) -> list[str | Promise]:
+    """The event's tiebreaks by name, in order, each once."""
+    labels = dict(T.choices)
+    return [labels.get(key, key) for key in dict.fromkeys(event.tiebreaks)]
+
+
+def tiebreak_columns(event: Event, rows: list[Standing] | None = None) -> list[Column]:
+    """A column for each of the event's tiebreaks, in order, each once.
+
+    Given the table's rows, a column that could only repeat another is left out: games won
+    where every match is one game between pairs (they are the matches won), head-to-head
+    where it separated nobody, lots where none were drawn.
+    """
+    labels = dict(T.choices)
+    columns = []
+    for key in dict.fromkeys(event.tiebreaks):
+        if rows is not None:
+            if key == T.HEAD_TO_HEAD and all(row.values.get(key) is None for row in rows):
+                continue
+            if key == T.LOTS and all(row.entry.lot is None for row in rows):
+                continue
+            if (
+                key == T.GAMES_WON
+                and event.games_per_match == 1
+                and event.entry_kind == Event.EntryKind.PAIR
+            ):
+                continue
+        heading, abbreviation = HEADINGS.get(key, (labels.get(key, key),) * 2)
+        columns.append(Column(key, heading, abbreviation, labels.get(key, key)))
+    return columns
 
 
 @dataclass

@@ -40,20 +40,8 @@ from .services.common import (
     tournament_of,
     unfinished_matches,
 )
-from .services.standings import group_tables, individual_table, pairs_standings
+from .services.standings import standings_of
 
-# Column headings of the standings' tiebreaks (the full names are their titles).
-SHORT = {
-    Event.Tiebreak.MATCH_WINS: gettext_lazy("Match wins"),
-    Event.Tiebreak.GAMES_WON: gettext_lazy("Games"),
-    Event.Tiebreak.POINT_DIFFERENCE: gettext_lazy("Points +/−"),
-    Event.Tiebreak.POINTS_FOR: gettext_lazy("Points for"),
-    Event.Tiebreak.HEAD_TO_HEAD: gettext_lazy("Head-to-head"),
-    Event.Tiebreak.BUCHHOLZ: gettext_lazy("Buchholz"),
-    Event.Tiebreak.SONNEBORN_BERGER: gettext_lazy("Sonneborn-Berger"),
-    Event.Tiebreak.PARTNER_AWARE: gettext_lazy("Opp. − partners"),
-    Event.Tiebreak.LOTS: gettext_lazy("Lot"),
-}
 STAGES = (
     ("winners", gettext_lazy("Winners' bracket")),
     ("losers", gettext_lazy("Losers' bracket")),
@@ -99,29 +87,15 @@ def _seatings(event: Event) -> list:
     return played
 
 
-def _standings(event: Event) -> dict:
-    if event.format == Event.Format.INDIVIDUAL:
-        return {"players": individual_table(event)}
-    if event.format == Event.Format.GROUPS_PLAYOFF:
-        return {"groups": group_tables(event)}
-    placements = event.format in ELIMINATION_FORMATS
-    return {"table": pairs_standings(event), "placements": placements}
-
-
 def _page(request: HttpRequest, event: Event) -> dict:
     bracket = Bracket.objects.filter(event=event).first()
-    labels = dict(Event.Tiebreak.choices)
     context = {
         "event": event,
         "tournament": tournament_of(event),
         "manager": can(request.user, "event.manage", event),
         "bracket": bracket,
         "columns": bracket_columns(bracket),
-        "tiebreaks": [labels.get(key, key) for key in event.tiebreaks],
-        "tiebreak_columns": [
-            (key, SHORT.get(key, key), labels.get(key, key)) for key in event.tiebreaks
-        ],
-        **_standings(event),
+        **standings_of(event),
     }
     if event.format == Event.Format.INDIVIDUAL:
         context["seatings"] = _seatings(event)

@@ -14,7 +14,15 @@ from ...models import Entry, Event, Match, Round
 from ...pairing import MatchResult
 from ...pairing import rank as rank_entrants
 from ...services.events import rules_of
-from ...services.standings import CountedMatch, Standing, entries_for, outcomes_for, rank
+from ...services.standings import (
+    CountedMatch,
+    Standing,
+    entries_for,
+    outcomes_for,
+    rank,
+    tiebreak_columns,
+    tiebreak_names,
+)
 from ..models import Bracket, Group, SitOut, TableResult
 from .brackets import bracket_view
 from .common import ELIMINATION_FORMATS, tournament_of
@@ -100,6 +108,23 @@ def pairs_standings(event: Event) -> list[Standing]:
     if event.format in ELIMINATION_FORMATS and bracket is not None:
         return elimination_table(event, bracket)
     return pairs_table(event)
+
+
+def standings_of(event: Event) -> dict:
+    """What a page shows of a tournament's standings: players (individual events), each
+    group's table, or the pairs' table (by placement once a bracket is drawn), with the
+    tiebreaks by name and a column for each."""
+    tables: dict = {"tiebreaks": tiebreak_names(event)}
+    if event.format == Event.Format.INDIVIDUAL:
+        return tables | {"players": individual_table(event)}
+    if event.format == Event.Format.GROUPS_PLAYOFF:
+        return tables | {"groups": group_tables(event)}
+    rows = pairs_standings(event)
+    return tables | {
+        "table": rows,
+        "placements": event.format in ELIMINATION_FORMATS,
+        "tiebreak_columns": tiebreak_columns(event, rows),
+    }
 
 
 def group_tables(event: Event) -> list[tuple[Group, list[Standing]]]:

@@ -1,0 +1,81 @@
+"""The standings page as each format ranks: a league's table with a column for each of its
+tiebreaks, a Swiss with Buchholz and Sonneborn-Berger, an elimination by placement."""
+
+import re
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+from league.models import Event, Match
+from league.tournaments.services import brackets, swiss
+from league.tournaments.services.brackets import bracket_view
+from tests.tournaments.conftest import build
+from tests.tournaments.conftest import play as play_tournament
+
+from .conftest import build_league, play
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english(client):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+
+
+def page_of(client, event: Event) -> str:
+    response = client.get(reverse("standings", args=[event.slug]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def columns(page: str) -> list[str]:
+    return re.findall(r'data-tiebreak="([a-z_]+)"', page)
+
+
+def test_a_league_table_has_a_column_for_each_of_its_tiebreaks_in_order(client):
+    order = ["match_wins", "points_for", "head_to_head", "point_difference", "games_won", "lots"]
+    league = build_league(size=4, tiebreaks=order)
+    first, second = league.matches(1)
+    play(league, first, 150, 60)
+    play(league, second, 160, 100)
+    page = page_of(client, league.event)
+    # One game a match: the games won are the matches won; head-to-head separated nobody.
+    assert columns(page) == ["match_wins", "points_for", "point_difference", "lots"]
+    assert "Tiebreaks, in order: Match wins › Points for › Head-to-head" in page
+    assert "› Lots." in page
+    assert 'title="Drawn"' not in page  # no column for draws when none was drawn
+
+    best_of = build_league(size=2, tag="b", tiebreaks=order, match_format="best_of", best_of=3)
+    assert "games_won" in columns(page_of(client, best_of.event))
+
+
+def test_the_swiss_standings_page_shows_the_tournament_table(client):
+    data = build(Event.Format.SWISS, 4, tag="sw", rounds=3)
+    swiss.pair_round(data.organiser, data.event)
+    swiss.publish(data.organiser, data.event)
+    for match in Match.objects.filter(event=data.event):
+        play_tournament(data, match)
+    page = page_of(client, data.event)
+    assert columns(page)[:3] == ["match_wins", "buchholz", "sonneborn_berger"]
+    # Each tiebreak named once, by its own name (none passes for "Lots").
+    named = re.search(r"Tiebreaks, in order: ([^<]*)<", page).group(1)
+    assert named.count("Lots") == 1 and "Buchholz" in named and "Sonneborn-Berger" in named
+
+
+def test_the_elimination_standings_page_ranks_by_placement(
+    client, django_capture_on_commit_callbacks
+):
+    data = build(Event.Format.SINGLE_ELIMINATION, 4, tag="se")
+    bracket = brackets.create_bracket(data.organiser, data.event)
+    for _ in range(2):
+        for view in bracket_view(bracket):
+            if view.match and view.winner is None:
+                with django_capture_on_commit_callbacks(execute=True):
+                    play_tournament(data, view.match, a_wins=False)
+    page = page_of(client, data.event)
+    assert "Winner" in page and "Runner-up" in page
+    finalists = [v for v in bracket_view(bracket) if v.name == "Final"][0]
+    rows = re.findall(r'<tr[^>]*data-entry="(\d+)"', page)
+    assert rows[:2] == [str(finalists.winner.pk), str(finalists.home.pk)]
+    assert "position-chart" not in page  # positions over the rounds say nothing here
