@@ -9,8 +9,8 @@ from collections.abc import Iterable
 from django.utils.translation import gettext as _
 
 from ..models import Event, Match, Result
-from ..tournaments.services.common import TOURNAMENT_FORMATS
-from ..tournaments.services.standings import individual_table, pairs_table
+from ..tournaments.services.common import ELIMINATION_FORMATS, TOURNAMENT_FORMATS
+from ..tournaments.services.standings import individual_table, pairs_standings
 from . import standings as league_standings
 
 Rows = tuple[list[str], list[list]]
@@ -123,7 +123,8 @@ def results(event: Event) -> Rows:
 
 
 def standings(event: Event) -> Rows:
-    """The standings the event's page shows: position, entry, the tally and each tiebreak."""
+    """The standings the event's page shows: position, entry, the tally and each tiebreak
+    (and an elimination's placements: its table is ranked by them)."""
     labels = dict(Event.Tiebreak.choices)
     tiebreaks = [t for t in event.tiebreaks if t != Event.Tiebreak.LOTS]
     if event.format == Event.Format.INDIVIDUAL:
@@ -145,7 +146,7 @@ def standings(event: Event) -> Rows:
         ]
         return heading, rows
     if event.format in TOURNAMENT_FORMATS:
-        tables = [(None, pairs_table(event))]
+        tables = [(None, pairs_standings(event))]
     else:
         tables = [
             (division, league_standings.table(event, division).standings)
@@ -155,6 +156,9 @@ def standings(event: Event) -> Rows:
     heading += ["position", "entry", "players", "played", "won", "drawn", "lost"]
     heading += ["match_points", "games_won", "points_for", "points_against", "point_difference"]
     heading += [str(labels[t]) for t in tiebreaks if t not in _TALLY_COLUMNS]
+    placements = event.format in ELIMINATION_FORMATS
+    if placements:
+        heading.append("place")
     rows = []
     for division, table in tables:
         for r in table:
@@ -177,6 +181,7 @@ def standings(event: Event) -> Rows:
                     r.point_difference,
                     *extra,
                 ]
+                + ([r.placement] if placements else [])
             )
     return heading, rows
 

@@ -1,6 +1,8 @@
 """The standings page as each format ranks: a league's table with a column for each of its
 tiebreaks, a Swiss with Buchholz and Sonneborn-Berger, an elimination by placement."""
 
+import csv
+import io
 import re
 
 import pytest
@@ -79,3 +81,22 @@ def test_the_elimination_standings_page_ranks_by_placement(
     rows = re.findall(r'<tr[^>]*data-entry="(\d+)"', page)
     assert rows[:2] == [str(finalists.winner.pk), str(finalists.home.pk)]
     assert "position-chart" not in page  # positions over the rounds say nothing here
+
+
+def test_the_public_standings_offer_the_csv_of_what_they_show(client):
+    data = build(Event.Format.SINGLE_ELIMINATION, 4, tag="csv")
+    bracket = brackets.create_bracket(data.organiser, data.event)
+    semi = next(v for v in bracket_view(bracket) if v.match)
+    play_tournament(data, semi.match)
+    page = page_of(client, data.event)  # anonymous
+    url = reverse("event_export", args=[data.event.slug, "standings"])
+    assert f'href="{url}"' in page
+    response = client.get(url)
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
+    shown = re.findall(r'<tr[^>]*data-entry="(\d+)"><td class="num">(\d+)</td>', page)
+    names = {str(e.pk): e.name for e in data.entries}
+    # The export ranks as the page does: by placement in the bracket.
+    assert [(r["position"], r["entry"]) for r in rows] == [(p, names[pk]) for pk, p in shown]
+    assert rows[0]["place"] == "In play" and rows[-1]["place"] == "4"
+    assert "email" not in rows[0] and "phone" not in rows[0]
