@@ -6,6 +6,8 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 WEB_PROCESSES ?= 2
+# The suite runs in this many processes, each with its own database, Redis database and var/.
+TEST_WORKERS ?= 2
 
 .PHONY: run test run-prod install requirements messages lint clean bench
 
@@ -38,7 +40,7 @@ test: export SECURE_SSL = 0
 test: export SECRET_KEY ?= test-only-secret-key-for-the-suite-0123456789abcdefghijkl
 test: install messages
 	$(PY) manage.py collectstatic --noinput -v 0
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -p tests.parallel -n $(TEST_WORKERS) --dist loadscope $(PYTEST_ARGS)
 
 run-prod: install messages
 	$(PY) manage.py check --deploy
