@@ -5,6 +5,7 @@ returns the next state with the events the action scored. Live tables and the ad
 both go through `apply`, so each rule is decided here and only here.
 """
 
+import itertools
 import random
 import secrets
 from collections.abc import Callable, Sequence
@@ -83,6 +84,7 @@ CODE_NAME: tuple[str, ...] = tuple(
 ) + ("pass", "draw")
 _DECODE = tuple(ACTIONS.get(name) for name in CODE_NAME)
 _PASS_ONLY, _DRAW_ONLY = (PASS_CODE,), (DRAW_CODE,)
+_FOREVER = itertools.repeat(None)  # what `play_out` loops over: it stops when the hand ends
 
 
 def _codes_on(end: int) -> tuple[dict[int, tuple[int, ...]], ...]:
@@ -180,11 +182,10 @@ def _shuffle(
     rules: Rules, rng: random.Random | None
 ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """A uniform deal: the tiles sorted by 28 independent random keys."""
-    draw = (rng or _SECURE).random
-    keys = [draw() for _ in range(28)]
-    tiles = sorted(range(28), key=keys.__getitem__)
+    keys = [*itertools.islice(iter((rng or _SECURE).random, -1.0), 28)]  # 28 draws, at C speed
+    tiles = sorted(_TILES, key=keys.__getitem__)
     k, n = rules.tiles_per_hand, rules.players
-    hands = tuple(tuple(tiles[s * k : s * k + k]) for s in range(n))
+    hands = tuple([tuple(tiles[i : i + k]) for i in range(0, n * k, k)])
     return hands, tuple(tiles[n * k :]) if rules.boneyard else ()
 
 
@@ -224,7 +225,7 @@ def new_hand(
         hands, bone = _shuffle(rules, rng or (None if seed is None else random.Random(seed)))
     else:
         hands, bone = _read_deal(rules, deal, boneyard)
-    masks = tuple([sum([BIT[t] for t in h]) for h in hands])
+    masks = tuple([sum(map(_BIT_OF, h)) for h in hands])
     side = _SIDES[rules.pairs][:n]
     opener, forced, need_double, passed = _opening(rules, masks, leader)
     penalty = ()
@@ -277,6 +278,8 @@ def new_hand(
 
 
 _SIDES = {True: (0, 1, 0, 1), False: (0, 1, 2, 3)}
+_TILES = range(28)
+_BIT_OF = BIT.__getitem__
 _CLOSED = (-1, -1, -1, -1)
 
 
@@ -663,7 +666,10 @@ def apply(state: HandState, action: str) -> tuple[HandState, tuple[Event, ...]]:
 
     Raises IllegalAction with an error code of docs/hand-record.md.
     """
-    new, _, error = apply_all(state, (action,))
+    if state.status == DECLARE:
+        new, _, error = apply_all(state, (action,))
+    else:
+        new, _, error = _run(state, (action,), None)
     if error is not None:
         raise error
     events = new.events
@@ -732,18 +738,16 @@ def _run(
     boneyard = setup.boneyard
     bones = len(boneyard)
     n = len(hands)
-    hands, line = list(hands), list(line)  # changed in place, tuples again at the end
-    codes: list[int] = []  # the actions `policy` chose
-    on_left, on_right, on_up, on_down = _CODES
-    fit = _FIT
+    hands, line = [*hands], [*line]  # changed in place, tuples again at the end
+    if policy is not None:
+        codes: list[int] = []  # the actions `policy` chose
+        on_left, on_right, on_up, on_down = _CODES
+        fit = _FIT
     error, done = None, -1
     try:
-        while True:
+        for action in actions if policy is None else _FOREVER:
             done += 1
             if policy is None:
-                if done == len(actions):
-                    break
-                action = actions[done]
                 if status != PLAY:
                     raise IllegalAction("after_end", "the hand has already ended")
                 try:
@@ -770,26 +774,29 @@ def _run(
                 code = policy(legal)
                 codes.append(code)
                 kind, tile, end, first = _DECODE[code]
-            if kind == _PASS:
-                if not line:
-                    raise IllegalAction("illegal_pass", "the opening cannot be a pass")
-                if hands[turn] & (_FIT[left] | _FIT[right] | _FIT[up] | _FIT[down]):
-                    raise IllegalAction("illegal_pass", f"seat {turn} holds a tile that fits")
-                if drawn < bones:
-                    raise IllegalAction("illegal_pass", f"seat {turn} must draw from the boneyard")
-                if not passes and pass_points:
-                    events, points, normal = _pass_points(
-                        setup, events, points, normal, len(played) + done, last
-                    )
-                passes += 1
-                turn = (turn + 1) % n
-                if passes == n:
-                    status, turn = BLOCK, -1
-                    events, points, normal, result = _hand_points(
-                        setup, hands, len(played) + done, events, points, normal, None, last
-                    )
-                continue
-            if kind == _DRAW:
+            if kind != _PLAY:  # a pass or a draw
+                if kind == _PASS:
+                    if not line:
+                        raise IllegalAction("illegal_pass", "the opening cannot be a pass")
+                    if hands[turn] & (_FIT[left] | _FIT[right] | _FIT[up] | _FIT[down]):
+                        raise IllegalAction("illegal_pass", f"seat {turn} holds a tile that fits")
+                    if drawn < bones:
+                        raise IllegalAction(
+                            "illegal_pass", f"seat {turn} must draw from the boneyard"
+                        )
+                    if not passes and pass_points:
+                        events, points, normal = _pass_points(
+                            setup, events, points, normal, len(played) + done, last
+                        )
+                    passes += 1
+                    turn = (turn + 1) % n
+                    if passes == n:
+                        status, turn = BLOCK, -1
+                        events, points, normal, result = _hand_points(
+                            setup, hands, len(played) + done, events, points, normal, None, last
+                        )
+                    continue
+                # A draw.
                 if not rules.boneyard:
                     raise IllegalAction("illegal_draw", "these rules have no boneyard")
                 if not line:
@@ -806,8 +813,13 @@ def _run(
             bit = BIT[tile]
             if not hand & bit:
                 raise IllegalAction("not_in_hand", f"seat {turn} does not hold {NAME[tile]}")
-            before = (left, right, up, down)
+            hand ^= bit
+            again = last == turn
             if line:
+                # An ordinary play (not the last tile, not after every other seat passed, no
+                # table count) scores nothing; any other is scored, on the ends before it too.
+                plain = hand and not again and not table_points
+                before = None if plain else (left, right, up, down)
                 cover = _COVER[tile]
                 if end < 0:
                     if up < 0 and (cover[left] < 0) != (cover[right] < 0):
@@ -822,7 +834,7 @@ def _run(
                                 tuple(hands),
                                 drawn,
                                 tuple(line),
-                                before,
+                                (left, right, up, down),
                                 passes,
                                 last,
                                 points,
@@ -834,7 +846,7 @@ def _run(
                             ),
                         )
                         end = _unnamed_end(now, tile)
-                code = cover[before[end]]
+                code = cover[left if end == 0 else right if end == 1 else up if end == 2 else down]
                 if code < 0:
                     raise IllegalAction("does_not_fit", f"{NAME[tile]} does not fit that end")
                 if end == 0:
@@ -857,16 +869,15 @@ def _run(
                     )
                 if setup.need_double and not IS_DOUBLE[tile]:
                     raise IllegalAction("wrong_opening_tile", "the winner must open with a double")
+                plain, before = False, (left, right, up, down)
                 flags = DOUBLE | EMPTY if IS_DOUBLE[tile] else EMPTY
                 left, right, up, down = first | flags, _COVER[tile][first] & 7 | flags, -1, -1
                 line.append((tile, -1, first))
-            hand ^= bit
             hands[turn] = hand
-            again = last == turn
             seat = last = turn
             passes, turn = 0, (turn + 1) % n
-            if hand and not again and len(line) > 1 and not table_points:
-                continue  # an ordinary play: nothing to score
+            if plain:
+                continue
             i = len(played) + done
             events, points, normal = _play_points(
                 setup,
@@ -900,9 +911,9 @@ def _run(
                 setup,
                 status,
                 turn,
-                tuple(hands),
+                (*hands,),
                 drawn,
-                tuple(line),
+                (*line,),
                 (left, right, up, down),
                 passes,
                 last,
