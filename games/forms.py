@@ -137,7 +137,7 @@ LABELS = {
     "direction": _("Direction of play"),
     "turn_seconds": _("Seconds per turn"),
     "five_doubles_seconds": _("Seconds to choose with five doubles"),
-    "next_hand_seconds": _("Seconds between hands"),
+    "next_hand_seconds": _("Seconds the next hand waits for an absent player"),
 }
 CHOICE_LABELS = {
     "ccw": _("Counter-clockwise"),

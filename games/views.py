@@ -59,7 +59,8 @@ def table_strings() -> dict:
         "ready": _("Ready"),
         "ready_count": _("Ready: %(n)s of 4."),
         "next_in": plural_forms(
-            "The next hand starts in %(n)s second.", "The next hand starts in %(n)s seconds."
+            "Players who are away count as ready in %(n)s second.",
+            "Players who are away count as ready in %(n)s seconds.",
         ),
         "this_hand": _("This hand"),
         "us": _("Us"),

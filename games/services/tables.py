@@ -235,7 +235,18 @@ def _end_hand(table: Table, state: HandState) -> None:
         return
     table.status = Table.Status.BETWEEN
     table.ready = sorted(bots)
-    table.deadline = timezone.now() + timedelta(seconds=table.next_hand_seconds)
+    _pause_deadline(table)
+
+
+def _pause_deadline(table: Table) -> None:
+    """Between hands the next hand waits for every seat to press "next" (seed 004). A
+    deadline runs only while a seat that has not pressed is offline: it starts when the
+    first such seat is, lasts the table's `next_hand_seconds`, and goes once none is."""
+    away = [number for number in table.offline if number not in table.ready]
+    if not away:
+        table.deadline = None
+    elif table.deadline is None:
+        table.deadline = timezone.now() + timedelta(seconds=table.next_hand_seconds)
 
 
 def _absent_seats(table: Table, state: HandState) -> list[int]:
@@ -369,9 +380,10 @@ def take_back(table_id: int, user: AbstractBaseUser) -> None:
             raise TableError("not_playing")
         seat.bot = False
         seat.save(update_fields=["bot"])
-        if table.status == Table.Status.BETWEEN and seat.number in table.ready:
+        if table.status == Table.Status.BETWEEN:
             table.ready = [n for n in table.ready if n != seat.number]
-        _commit(table, ["ready"], {"kind": "seats"})
+            _pause_deadline(table)
+        _commit(table, ["ready", "deadline"], {"kind": "seats"})
 
 
 # ---------------------------------------------------------------- playing
@@ -443,7 +455,7 @@ def _first_answer(table_id: int, user: AbstractBaseUser, client_id: str) -> dict
 
 
 def press_next(table_id: int, user: AbstractBaseUser) -> None:
-    """A player is ready for the next hand; it starts when every seat is."""
+    """A player is ready for the next hand; it starts when every seat is (`_ready`)."""
     with transaction.atomic():
         table = _locked(table_id)
         seat = _seat_of(table, user)
@@ -451,11 +463,17 @@ def press_next(table_id: int, user: AbstractBaseUser) -> None:
             raise TableError("not_between")
         if seat.number in table.ready:
             return
-        table.ready = sorted([*table.ready, seat.number])
-        if len(table.ready) == len(_seats(table)):
-            _start_hand(table)
-        else:
-            _commit(table, ["ready"], {"kind": "ready"})
+        _ready(table, [seat.number])
+
+
+def _ready(table: Table, numbers: list[int]) -> None:
+    """These seats are ready for the next hand: it starts if every seat is now."""
+    table.ready = sorted({*table.ready, *numbers})
+    if len(table.ready) == len(_seats(table)):
+        _start_hand(table)
+    else:
+        _pause_deadline(table)
+        _commit(table, ["ready", "deadline"], {"kind": "ready"})
 
 
 def presence_changed(table_id: int) -> bool:
@@ -474,7 +492,9 @@ def presence_changed(table_id: int) -> bool:
         if offline == table.offline:
             return False
         table.offline = offline
-        _commit(table, ["offline"], {"kind": "presence"}, new_version=False)
+        if table.status == Table.Status.BETWEEN:
+            _pause_deadline(table)
+        _commit(table, ["offline", "deadline"], {"kind": "presence"}, new_version=False)
     return True
 
 
@@ -498,8 +518,9 @@ def time_out(table_id: int, version: int) -> bool:
     """The one timeout handler (countdown task and sweeper alike); idempotent.
 
     Acts only if the table is still at `version` and its deadline has passed: the seat to
-    act gets the automatic action of docs/rules.md decision 18 (marked `!auto`), or the next
-    hand starts when its players did not all press "next".
+    act gets the automatic action of docs/rules.md decision 18 (marked `!auto`); between hands
+    the seats still offline count as ready, and the next hand starts if the others pressed
+    "next" (a seat that is there must press it: no deadline runs for it).
     """
     with transaction.atomic():
         try:
@@ -508,8 +529,9 @@ def time_out(table_id: int, version: int) -> bool:
             return False
         if table.version != version or table.deadline is None or table.deadline > timezone.now():
             return False
-        if table.status == Table.Status.BETWEEN:
-            _start_hand(table)
+        if table.status == Table.Status.BETWEEN:  # the seats still away count as ready
+            table.deadline = None
+            _ready(table, [n for n in table.offline if n not in table.ready])
             return True
         if table.status != Table.Status.PLAYING:
             return False

@@ -353,3 +353,82 @@ def test_the_five_doubles_choice_has_its_own_timer(players, monkeypatch):
     table.refresh_from_db()
     assert table.state["declarations"] == [{"seat": 0, "choice": "points"}]
     assert hand_state(table).status == "play"
+
+
+def play_hand(table: Table) -> Table:
+    """Every seat plays its own turns (none through a timer) until the hand ends."""
+    while table.status == Table.Status.PLAYING:
+        state = hand_state(table)
+        tables.act(
+            table.pk,
+            Seat.objects.get(table=table, number=state.turn).user,
+            action=legal_actions(state)[0],
+            version=table.version,
+            client_id=f"h{table.version}",
+        )
+        table.refresh_from_db()
+    return table
+
+
+def test_between_hands_only_an_absent_seat_has_a_deadline(players):
+    """Players who are there must all press "next"; a deadline runs only while a seat that
+    has not pressed is offline, and when the sweep finds it passed that seat counts as
+    ready, not the ones who are there."""
+    from django.core.cache import cache
+
+    from games.services import presence
+
+    table = full_table(players, {"preset": "dominican", "target": 500}, next_hand_seconds=45)
+    for n, user in enumerate(players):
+        presence.arrive(table.pk, user, f"socket-{n}")
+    table = play_hand(table)
+    assert table.status == Table.Status.BETWEEN and table.deadline is None  # everybody is here
+    presence.leave(table.pk, "socket-3")
+    table.refresh_from_db()
+    left = (table.deadline - timezone.now()).total_seconds()
+    assert table.offline == [3] and 40 < left <= 45  # the table's own length
+    presence.arrive(table.pk, players[3], "socket-3b")  # back in time: no deadline
+    assert Table.objects.get(pk=table.pk).deadline is None
+    presence.leave(table.pk, "socket-3b")
+    tables.press_next(table.pk, players[0])
+    overdue(table)
+    cache.set(timers.SWEEP_KEY, timezone.now().timestamp(), timeout=None)  # no silence
+    assert timers.sweep() == 1
+    table.refresh_from_db()
+    assert table.status == Table.Status.BETWEEN and table.ready == [0, 3]
+    assert table.deadline is None  # seats 1 and 2 are there: they wait for nobody's clock
+    tables.press_next(table.pk, players[1])
+    tables.press_next(table.pk, players[2])
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING and table.hand_number == 2
+
+
+def test_an_absent_seats_deadline_is_fired_by_the_worker(
+    redis_layer, celery_worker_process, asgi_server, players
+):
+    """The real path: three players at the table, the fourth away. The worker's countdown
+    counts the absent seat as ready; the players there start the next hand by pressing."""
+    table = full_table(players, {"preset": "dominican", "target": 500}, next_hand_seconds=2)
+
+    async def scenario():
+        sockets = [TableSocket(asgi_server, table.pk, user) for user in players[:3]]
+        for socket in sockets:
+            await socket.connect()
+        ended = await asyncio.to_thread(lambda: play_hand(Table.objects.get(pk=table.pk)))
+        watcher = sockets[0]
+        while watcher.state["table"]["ready"] != [3]:  # the worker's countdown
+            await watcher.recv(timeout=30)
+        counted = watcher.state["table"]
+        for socket in sockets:
+            await socket.send({"type": "next", "id": "next-1"})
+            await socket.expect("ok")
+        while watcher.state["table"]["status"] != "playing":
+            await watcher.recv()
+        for socket in sockets:
+            await socket.socket.close()
+        return ended, counted, watcher.state
+
+    ended, counted, playing = run_async(scenario())
+    assert ended.status == Table.Status.BETWEEN and ended.offline == [3]
+    assert counted["status"] == "between" and counted["deadline"] is None
+    assert playing["table"]["hand_number"] == 2
