@@ -22,6 +22,7 @@ urlpatterns = [
     path("disputes/", include("games.disputes.urls")),
     path("ratings/", include("league.ratings.urls")),
     path("", include("league.tournaments.urls")),
+    path("", include("games.stats.urls")),
     path("", include("games.urls")),
     path("", include("league.urls")),
 ]

@@ -20,7 +20,7 @@ _COUNTS = {
     "hands": "COUNT(*)",
     "hands_won": "COUNT(*) FILTER (WHERE s.result = 1)",
     "hands_lost": "COUNT(*) FILTER (WHERE s.result = -1)",
-    "matches": "COUNT(DISTINCT s.match_key)",
+    "matches": "COUNT(*) FILTER (WHERE s.match_result <> 0)",
     "matches_won": "COUNT(*) FILTER (WHERE s.match_result = 1)",
     "matches_lost": "COUNT(*) FILTER (WHERE s.match_result = -1)",
     "dominoes_won": "COUNT(*) FILTER (WHERE s.ended = 'domino' AND s.result = 1)",

@@ -9,7 +9,9 @@ written again from the hand record as the latest ruling left it (games/engine/fa
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 
 from config.celery import queue_on_commit
 from games.disputes.models import Ruling
@@ -17,7 +19,7 @@ from games.engine import HandFacts, seats_facts
 from games.engine.facts import LOST, NEITHER, WON
 from games.models import Action, Hand, Seat, Table
 from league.accounts import player_for
-from league.models import Match, Player, Result
+from league.models import Match, Result
 
 from .models import HandStat
 
@@ -83,9 +85,10 @@ def _ruled_facts(facts: HandFacts, ruled: Ruled | None) -> dict[str, Any]:
 def _rows(
     record: dict,
     ruled: Ruled | None,
-    players: dict[int, Player],
+    players: dict[int, int],
     **common: Any,
 ) -> list[HandStat]:
+    """The rows of a hand for its players (`players`: seat -> player id)."""
     facts = seats_facts(ruled.record if ruled else record)
     rows = []
     for seat_facts in facts:
@@ -94,30 +97,35 @@ def _rows(
             continue
         partner = None if seat_facts.partner is None else players.get(seat_facts.partner)
         fields = _ruled_facts(seat_facts, ruled)
-        rows.append(HandStat(player=player, partner=partner, **fields, **common))
+        rows.append(HandStat(player_id=player, partner_id=partner, **fields, **common))
     return rows
 
 
 # ---------------------------------------------------------------- live tables
 
 
-def _live_players(hand: Hand) -> dict[int, Player]:
-    """The players who played the hand, by seat: a seat's user, unless a bot played every
-    one of its actions (a seat bots took over; a seat that only timed out still counts)."""
-    seats = Seat.objects.filter(table_id=hand.table_id, user__isnull=False).select_related(
-        "user__player"
+def _live_players(hand: Hand) -> dict[int, int]:
+    """The players who played the hand, by seat (their ids): a seat's user, unless a bot
+    played every one of its actions (a seat bots took over; a seat that only timed out
+    still counts). One query."""
+    actions = Action.objects.filter(
+        table_id=OuterRef("table_id"), hand=hand.number, seat=OuterRef("number")
     )
-    bot_only: dict[int, bool] = {}
-    for seat, user_id, auto in Action.objects.filter(
-        table_id=hand.table_id, hand=hand.number
-    ).values_list("seat", "user_id", "auto"):
-        bot_only[seat] = bot_only.get(seat, True) and user_id is None and not auto
+    seats = (
+        Seat.objects.filter(table_id=hand.table_id, user__isnull=False)
+        .annotate(
+            acted=Exists(actions),
+            by_player=Exists(actions.filter(Q(user__isnull=False) | Q(auto=True))),
+        )
+        .values_list("number", "user_id", "user__player__id", "acted", "by_player")
+    )
     players = {}
-    for seat in seats:
-        if bot_only.get(seat.number, False):
-            continue
-        player = getattr(seat.user, "player", None)
-        players[seat.number] = player if player is not None else player_for(seat.user)
+    for number, user_id, player_id, acted, by_player in seats:
+        if acted and not by_player:
+            continue  # a bot played the seat all hand
+        if player_id is None:  # an account without a profile (made by createsuperuser)
+            player_id = player_for(get_user_model().objects.get(pk=user_id)).pk
+        players[number] = player_id
     return players
 
 
@@ -132,14 +140,20 @@ def _forfeit_result(table: Table, hand: Hand, side: int, result: int) -> int:
 def count_live_hand(hand_id: int) -> int:
     """Count one live hand for its players, replacing what was counted before; the number of
     rows written (0 for a hand that is gone, redealt, or played by bots only)."""
-    hand = Hand.objects.select_related("table").filter(pk=hand_id).first()
+    ruled = Ruling.objects.filter(dispute__live_hand_id=OuterRef("pk"))
+    hand = (
+        Hand.objects.select_related("table")
+        .annotate(ruled=Exists(ruled))
+        .filter(pk=hand_id)
+        .first()
+    )
     if hand is None:
         return 0
     table = hand.table
-    ruled = _latest_rulings(live_hand_id=hand.pk)
+    rulings = _latest_rulings(live_hand_id=hand.pk) if hand.ruled else {}
     rows = _rows(
         hand.record,
-        next(iter(ruled.values()), None),
+        next(iter(rulings.values()), None),
         _live_players(hand),
         hand=hand,
         match_key=f"t{table.pk}",
@@ -158,7 +172,7 @@ def count_live_hand(hand_id: int) -> int:
 # ---------------------------------------------------------------- league matches
 
 
-def _league_players(match: Match, record: dict) -> dict[int, Player]:
+def _league_players(match: Match, record: dict) -> dict[int, int]:
     """The seats of a recorded hand: side 0 (seats 0 and 2) is entry A. A record naming its
     players is read by those names; otherwise the order of online fixtures: A's first
     player, B's first, A's second, B's second."""
@@ -179,7 +193,8 @@ def _league_players(match: Match, record: dict) -> dict[int, Player]:
         for player in entries[seat % 2].players:
             if isinstance(name, str) and name.strip().casefold() == player.display_name.casefold():
                 found[seat] = player
-    return found if len(found) == len(default) else default
+    chosen = found if len(found) == len(default) else default
+    return {seat: player.pk for seat, player in chosen.items()}
 
 
 def count_league_match(match_id: int) -> int:

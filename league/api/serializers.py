@@ -734,3 +734,68 @@ class RatingHistorySerializer(serializers.Serializer):
     provisional = serializers.BooleanField(source="rating.provisional")
     values = serializers.ListField(child=serializers.FloatField())
     dates = serializers.ListField(child=DateTimeField())
+
+
+class StatisticsFiguresSerializer(serializers.Serializer):
+    """Counts over a player's finished hands (games/stats/selectors.py), and their rates.
+
+    A hand is won or lost by its side: by domino, by tranque, or by a referee's award. Matches
+    count when played to the end. A rate is null when there is nothing to divide by.
+    """
+
+    hands = serializers.IntegerField()
+    hands_won = serializers.IntegerField()
+    hands_lost = serializers.IntegerField()
+    matches = serializers.IntegerField(help_text="Matches played to the end.")
+    matches_won = serializers.IntegerField()
+    matches_lost = serializers.IntegerField()
+    dominoes_won = serializers.IntegerField()
+    dominoes_lost = serializers.IntegerField()
+    capicuas_won = serializers.IntegerField()
+    capicuas_lost = serializers.IntegerField()
+    tranques_won = serializers.IntegerField()
+    tranques_lost = serializers.IntegerField()
+    tranques_tied = serializers.IntegerField()
+    awarded_won = serializers.IntegerField(help_text="Hands a referee awarded to the side.")
+    awarded_lost = serializers.IntegerField()
+    passes_forced = serializers.IntegerField(
+        help_text="Opponents' passes right after the player's play."
+    )
+    passes_suffered = serializers.IntegerField()
+    points_won = serializers.IntegerField(help_text="Points of the side in the hands it won.")
+    opened = serializers.IntegerField(help_text="Hands the player opened (made the salida).")
+    hand_win_rate = serializers.FloatField(allow_null=True)
+    match_win_rate = serializers.FloatField(allow_null=True)
+    points_per_hand_won = serializers.FloatField(allow_null=True)
+    opening_rate = serializers.FloatField(allow_null=True)
+
+
+class StatisticsPartnerSerializer(serializers.Serializer):
+    player = serializers.IntegerField(
+        source="player_id", allow_null=True, help_text="Null: bots and guests."
+    )
+    name = serializers.CharField()
+    figures = StatisticsFiguresSerializer()
+
+
+class StatisticsOpeningSerializer(serializers.Serializer):
+    tile = serializers.CharField(help_text='The opening tile, high half first ("6-4").')
+    figures = StatisticsFiguresSerializer()
+
+
+class RuleSetStatisticsSerializer(serializers.Serializer):
+    rule_set = serializers.CharField(
+        help_text="A preset or named variant (docs/rules.md); empty for all rule sets."
+    )
+    figures = StatisticsFiguresSerializer()
+    partners = StatisticsPartnerSerializer(many=True)
+    openings = StatisticsOpeningSerializer(many=True)
+
+
+class PlayerStatisticsSerializer(serializers.Serializer):
+    """A player's statistics over all rule sets and per rule set, with each partner and each
+    opening tile: public facts of finished hands only."""
+
+    player = serializers.IntegerField()
+    overall = RuleSetStatisticsSerializer()
+    rule_sets = RuleSetStatisticsSerializer(many=True)

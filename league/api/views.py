@@ -28,6 +28,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.api import exception_handler
+from games.stats.selectors import statistics as player_statistics
 from league.models import Entry, Event, Match, Organisation, Player, Result, Round
 from league.permissions import require
 from league.ratings import services as ratings
@@ -250,6 +251,18 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
         """The player's rating in each pool they play in, and its history."""
         history = ratings.history(self.get_object())
         return Response(s.RatingHistorySerializer(history, many=True).data)
+
+    @extend_schema(responses=s.PlayerStatisticsSerializer)
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def statistics(self, request: Request, pk: str) -> Response:
+        """The player's statistics from the finished hands of live play and the hand records
+        of league results, as the referees' rulings left them: hands and matches played and
+        won; dominoes, capicúas and tranques won and lost; passes forced and suffered; points
+        per hand won; openings; results with each partner. Overall and per rule set."""
+        player = self.get_object()
+        found = player_statistics(player.pk)
+        data = {"player": player.pk, "overall": found.overall, "rule_sets": found.rule_sets}
+        return Response(s.PlayerStatisticsSerializer(data).data)
 
 
 class RatingPoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
