@@ -738,8 +738,9 @@ def _run(
     boneyard = setup.boneyard
     bones = len(boneyard)
     n = len(hands)
-    hands, line = [*hands], [*line]  # changed in place, tuples again at the end
+    hands = [*hands]  # changed in place, a tuple again at the end
     if policy is not None:
+        line = [*line]  # a whole hand's line grows in place (one action: a tuple is cheaper)
         codes: list[int] = []  # the actions `policy` chose
         on_left, on_right, on_up, on_down = _CODES
         fit = _FIT
@@ -861,7 +862,7 @@ def _run(
                     opening = line[0][0]
                     if IS_DOUBLE[opening]:  # both arms of a double opening are covered
                         up = down = LO[opening] | DOUBLE | EMPTY
-                line.append((tile, end, code & 7))
+                line += ((tile, end, code & 7),)
             else:
                 if setup.forced >= 0 and tile != setup.forced:
                     raise IllegalAction(
@@ -872,7 +873,7 @@ def _run(
                 plain, before = False, (left, right, up, down)
                 flags = DOUBLE | EMPTY if IS_DOUBLE[tile] else EMPTY
                 left, right, up, down = first | flags, _COVER[tile][first] & 7 | flags, -1, -1
-                line.append((tile, -1, first))
+                line += ((tile, -1, first),)
             hands[turn] = hand
             seat = last = turn
             passes, turn = 0, (turn + 1) % n
@@ -913,7 +914,7 @@ def _run(
                 turn,
                 (*hands,),
                 drawn,
-                (*line,),
+                tuple(line),
                 (left, right, up, down),
                 passes,
                 last,
