@@ -35,9 +35,9 @@ from games.engine import (  # noqa: E402
     apply,
     legal_actions,
     new_hand,
+    play_out,
     to_record,
 )
-from games.engine.state import play_out  # noqa: E402
 
 TARGET, GOAL = 2.5, 3.0
 HEADLINE = "playout dominican"

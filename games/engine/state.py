@@ -1,8 +1,10 @@
 """The hand state machine: deal, opening, plays, passes, draws, bonuses and hand scoring.
 
 A state is an immutable HandState (a NamedTuple over ints and tuples); `apply` is pure and
-returns the next state with the events the action scored. Live tables and the adjudicator
-both go through `apply`, so each rule is decided here and only here.
+returns the next state with the events the action scored. Every rule of play is decided in
+one loop, `_run`: live tables and the adjudicator reach it through `apply` and `apply_all`,
+and playouts (random play, the bots' searches) through `play_out`, which lets a policy
+choose each action among the legal ones and builds the state once, at the end of the hand.
 """
 
 import itertools

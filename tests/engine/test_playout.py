@@ -6,6 +6,7 @@ import random
 import pytest
 
 from games.engine import (
+    CODE_NAME,
     DECLARE,
     ENDED,
     PRESETS,
@@ -16,11 +17,12 @@ from games.engine import (
     legal_actions,
     new_hand,
     new_match,
+    play_out,
     start_hand,
     variant,
 )
 from games.engine.bots import playout
-from games.engine.state import ACTIONS, CHOICES, CODE_NAME, DRAW_CODE, PASS_CODE, play_out
+from games.engine.state import ACTIONS, CHOICES, DRAW_CODE, PASS_CODE
 from games.engine.tiles import IS_DOUBLE, PIPS
 
 RULE_SETS = {**PRESETS, **{name: variant(name) for name in VARIANTS}}
