@@ -1,6 +1,8 @@
 """The owner's page for API keys and webhooks, and the embeddable standings, fixtures and
 bracket."""
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -107,10 +109,12 @@ def _public_event(slug: str) -> Event:
     return event
 
 
-def _widget(request: HttpRequest, template: str, context: dict) -> HttpResponse:
+def _widget(request: HttpRequest, template: str, context: Callable[[], dict]) -> HttpResponse:
+    """The widget in the language asked for: its context is computed in it too (placements,
+    round names)."""
     language = WIDGET_LANGUAGES.get(request.GET.get("lang", "").lower())
     with translation.override(language or translation.get_language()):
-        response = render(request, template, context)
+        response = render(request, template, context())
     response["Cache-Control"] = "public, max-age=30"
     return response
 
@@ -120,8 +124,12 @@ def _widget(request: HttpRequest, template: str, context: dict) -> HttpResponse:
 def widget_standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The event's live standings, to frame on a club's site (`?lang=es|pt-br|en`)."""
     event = _public_event(slug)
-    tables = [(d, standings.table(event, d)) for d in (list(event.divisions.all()) or [None])]
-    return _widget(request, "league_api/widget_standings.html", {"event": event, "tables": tables})
+    divisions = list(event.divisions.all()) or [None]
+    return _widget(
+        request,
+        "league_api/widget_standings.html",
+        lambda: {"event": event, "tables": [(d, standings.table(event, d)) for d in divisions]},
+    )
 
 
 @xframe_options_exempt
@@ -133,7 +141,7 @@ def widget_bracket(request: HttpRequest, slug: str) -> HttpResponse:
     return _widget(
         request,
         "league_api/widget_bracket.html",
-        {"event": event, "columns": bracket_columns(bracket)},
+        lambda: {"event": event, "columns": bracket_columns(bracket)},
     )
 
 
@@ -172,5 +180,5 @@ def widget_fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     return _widget(
         request,
         "league_api/widget_fixtures.html",
-        {"event": event, "round": chosen, "matches": matches, "numbers": numbers},
+        lambda: {"event": event, "round": chosen, "matches": matches, "numbers": numbers},
     )

@@ -5,10 +5,13 @@ models. A `Match` between two team entries is a team fixture whose pair-vs-pair 
 its child matches (`parent`, `board`).
 """
 
+import re
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
+from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import PRESETS
@@ -274,6 +277,36 @@ class Entry(models.Model):
         return [p for p in (self.player_1, self.player_2) if p is not None]
 
 
+# The names a bracket gives its rounds. The database keeps them in English (the keys); pages
+# show them in the reader's language.
+ROUND_NAMES = {
+    "Final": _("Final"),
+    "Semi-finals": _("Semi-finals"),
+    "Quarter-finals": _("Quarter-finals"),
+    "Winners' final": _("Winners' final"),
+    "Winners' semi-finals": _("Winners' semi-finals"),
+    "Third-place match": _("Third-place match"),
+    "Grand final": _("Grand final"),
+    "Grand final reset": _("Grand final reset"),
+}
+NUMBERED_ROUND_NAMES = {"Round": _("Round %(n)s"), "Losers' round": _("Losers' round %(n)s")}
+_NUMBERED = re.compile(r"^(Round|Losers' round) (\d+)$")
+
+
+def round_label(name: str) -> str | Promise:
+    """A round's stored name in the reader's language (a name an organiser typed stays as
+    it is)."""
+    if name in ROUND_NAMES:
+        return ROUND_NAMES[name]
+    numbered = _NUMBERED.match(name)
+    if numbered:
+        return _numbered(NUMBERED_ROUND_NAMES[numbered[1]], int(numbered[2]))
+    return name
+
+
+_numbered = lazy(lambda template, n: str(template) % {"n": n}, str)
+
+
 class Round(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     division = models.ForeignKey(
@@ -301,7 +334,9 @@ class Round(models.Model):
         verbose_name_plural = _("rounds")
 
     def __str__(self) -> str:
-        return self.name or str(_("Round %(number)s") % {"number": self.number})
+        if self.name:
+            return str(round_label(self.name))
+        return str(_("Round %(number)s") % {"number": self.number})
 
 
 class Match(models.Model):

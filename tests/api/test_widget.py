@@ -1,6 +1,7 @@
 """Embeddable standings, fixtures and bracket: framable, in the club site's language."""
 
 import pytest
+from django.conf import settings
 from django.template import Context, Template
 from django.test import RequestFactory
 
@@ -104,3 +105,21 @@ def test_the_snippet_offers_the_bracket_to_bracket_events(league, fmt, shown):
         Context({"request": request, "event": event})
     )
     assert (f"/widget/events/{event.slug}/bracket/?lang=" in html) is shown
+
+
+@pytest.mark.parametrize(
+    ("lang", "names"),
+    [
+        ("es", ["Semifinales", "Final", "Encuentro por el tercer puesto"]),
+        ("pt-br", ["Semifinais", "Final", "Confronto pelo terceiro lugar"]),
+    ],
+)
+def test_the_bracket_widget_names_the_rounds_in_the_sites_language(client, lang, names):
+    data = build(Event.Format.SINGLE_ELIMINATION, 4, tag=lang, third_place=True)
+    events.set_status(data.organiser, data.event, Event.Status.REGISTRATION)
+    brackets.create_bracket(data.organiser, data.event)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"  # the reader speaks another language
+    body = client.get(f"/widget/events/{data.event.slug}/bracket/", {"lang": lang}).content
+    body = body.decode()
+    assert all(name in body for name in names)
+    assert "Semi-finals" not in body and "Third-place match" not in body

@@ -1,7 +1,8 @@
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.utils import translation
 
-from league.models import Event, Match, Result
+from league.models import Event, Match, Result, Round
 from league.services.errors import ServiceError
 from league.tournaments.models import Bracket, BracketSlot
 from league.tournaments.services import brackets, groups
@@ -152,3 +153,17 @@ def test_seeding_by_rating(build_event):
     bracket = brackets.create_bracket(data.organiser, data.event)
     seeds = [s.entry for s in bracket.seeds.all()]
     assert seeds == [strongest, data.entries[1], data.entries[0], data.entries[2]]
+
+
+def test_round_names_are_kept_in_english_and_shown_in_the_readers_language(build_event):
+    data = build_event(Event.Format.SINGLE_ELIMINATION, 8)
+    with translation.override("es"):  # whoever draws the bracket, the database keeps English
+        brackets.create_bracket(data.organiser, data.event)
+    round_ = Round.objects.get(event=data.event)
+    assert round_.name == "Quarter-finals"
+    with translation.override("es"):
+        assert str(round_) == "Cuartos de final"
+    with translation.override("pt-br"):
+        assert str(round_) == "Quartas de final"
+        assert str(Round(name="Losers' round 2", number=5)) == "Chave dos perdedores: rodada 2"
+    assert str(Round(name="Noche de gala", number=1)) == "Noche de gala"  # a name typed stays

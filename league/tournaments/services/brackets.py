@@ -16,9 +16,11 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from ...models import Entry, Event, Match, Result, Round
+from ...models.events import round_label
 from ...pairing import Bracket as Shape
 from ...pairing import (
     BracketMatch,
@@ -44,12 +46,18 @@ from .common import (
     tournament_of,
 )
 
+# The rounds' names as the database keeps them (`round_label` gives them in the reader's
+# language): a bracket's last rounds by their names, the others by stage and number.
 STAGE_NAMES = {
-    "winners": _("Round %(n)s"),
-    "losers": _("Losers' round %(n)s"),
-    "third_place": _("Third-place match"),
-    "grand_final": _("Grand final"),
-    "grand_final_reset": _("Grand final reset"),
+    "winners": "Round {n}",
+    "losers": "Losers' round {n}",
+    "third_place": "Third-place match",
+    "grand_final": "Grand final",
+    "grand_final_reset": "Grand final reset",
+}
+LAST_ROUNDS = {
+    "single": ("Final", "Semi-finals", "Quarter-finals"),
+    "double": ("Winners' final", "Winners' semi-finals"),
 }
 
 
@@ -61,17 +69,16 @@ def shape_of(bracket: Bracket, entrants: int | None = None) -> Shape:
 
 
 def round_name(match: BracketMatch, shape: Shape) -> str:
-    """ "Final", "Semi-finals", ... for the winners' bracket of a single elimination."""
+    """ "Final", "Semi-finals", "Round 1", "Losers' round 2"...: the round's name in English,
+    as the database keeps it."""
     if match.stage == "winners":
         last = max(m.round for m in shape.matches if m.stage == "winners")
         from_end = last - match.round
-        if shape.matches[-1].stage in ("winners", "third_place"):
-            names = [_("Final"), _("Semi-finals"), _("Quarter-finals")]
-        else:
-            names = [_("Winners' final"), _("Winners' semi-finals")]
+        single = shape.matches[-1].stage in ("winners", "third_place")
+        names = LAST_ROUNDS["single" if single else "double"]
         if from_end < len(names):
-            return str(names[from_end])
-    return str(STAGE_NAMES[match.stage] % {"n": match.round})
+            return names[from_end]
+    return STAGE_NAMES[match.stage].format(n=match.round)
 
 
 def stage_rounds(shape: Shape) -> list[tuple[str, int]]:
@@ -140,7 +147,7 @@ class SlotView:
     number: int
     stage: str
     round: int
-    name: str
+    name: str | Promise  # in the reader's language
     home: Entry | None
     away: Entry | None
     winner: Entry | None
@@ -167,7 +174,7 @@ def bracket_view(bracket: Bracket) -> list[SlotView]:
             m.id,
             m.stage,
             m.round,
-            round_name(m, shape),
+            round_label(round_name(m, shape)),
             entries.get(states[m.id].home),
             entries.get(states[m.id].away),
             entries.get(states[m.id].winner),
