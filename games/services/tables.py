@@ -38,7 +38,7 @@ from games.engine.state import REDEAL
 from games.models import Action, BotLevel, Hand, Presence, Seat, Table
 from league.accounts import player_for
 
-from . import messages
+from . import messages, ratings
 from .errors import TableError
 from .messages import hand_state
 
@@ -232,6 +232,8 @@ def _end_hand(table: Table, state: HandState) -> None:
         table.finished = timezone.now()
         if table.fixture_id is not None:
             transaction.on_commit(lambda pk=table.pk: fixture_finished.send(Table, table_id=pk))
+        if table.kind == Table.Kind.RANKED:
+            ratings.ranked_finished(table)
         return
     table.status = Table.Status.BETWEEN
     table.ready = sorted(bots)

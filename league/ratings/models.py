@@ -87,13 +87,27 @@ class EventPool(models.Model):
 
 
 class RatedMatch(models.Model):
-    """A match with a counted result in a pool, and its place in the pool's order.
+    """A rated match and its place in the pool's order: a competition's match with a counted
+    result, or a finished ranked table of online play (global pool).
 
     Derived data like `RatingChange` (see there for its keys without database constraints).
     """
 
     match = models.OneToOneField(
-        Match, on_delete=models.CASCADE, db_constraint=False, related_name="rating_slot"
+        Match,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        db_constraint=False,
+        related_name="rating_slot",
+    )
+    table = models.OneToOneField(
+        "games.Table",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        db_constraint=False,
+        related_name="rating_slot",
     )
     pool = models.ForeignKey(
         RatingPool, on_delete=models.CASCADE, db_index=False, db_constraint=False, related_name="+"
@@ -102,9 +116,17 @@ class RatedMatch(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["pool", "played_at"], name="ratings_slot_order")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(match__isnull=False, table__isnull=True)
+                | Q(match__isnull=True, table__isnull=False),
+                name="rated_match_or_table",
+            )
+        ]
 
     def __str__(self) -> str:
-        return f"{self.pool} · {self.match_id} @ {self.played_at:%Y-%m-%d %H:%M}"
+        what = f"table {self.table_id}" if self.table_id else self.match_id
+        return f"{self.pool} · {what} @ {self.played_at:%Y-%m-%d %H:%M}"
 
 
 class Rating(models.Model):
@@ -143,11 +165,12 @@ class Rating(models.Model):
 
 
 class RatingChange(models.Model):
-    """What one rated match did to one player's rating.
+    """What one rated match (a competition's match, or a ranked table) did to one player's
+    rating.
 
     Derived data, rewritten by every replay (400,000 rows for 100,000 matches): its foreign
     keys have no database constraint, whose deferred checks would double a replay's time;
-    Django's on_delete still removes these rows with their match, player or pool.
+    Django's on_delete still removes these rows with their match, table, player or pool.
     """
 
     pool = models.ForeignKey(
@@ -155,6 +178,17 @@ class RatingChange(models.Model):
     )
     match = models.ForeignKey(
         Match,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        db_index=False,
+        db_constraint=False,
+        related_name="rating_changes",
+    )
+    table = models.ForeignKey(
+        "games.Table",
+        null=True,
+        blank=True,
         on_delete=models.CASCADE,
         db_index=False,
         db_constraint=False,
@@ -173,7 +207,12 @@ class RatingChange(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["match", "player", "pool"], name="one_rating_change_per_match"
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["table", "player", "pool"],
+                condition=Q(table__isnull=False),
+                name="one_rating_change_per_table",
+            ),
         ]
         indexes = [
             models.Index(fields=["pool", "played_at"], name="ratings_change_order"),
@@ -181,4 +220,6 @@ class RatingChange(models.Model):
         ]
 
     def __str__(self) -> str:
+        if self.table_id:
+            return f"{self.player_id} · table {self.table_id}"
         return f"{self.player_id} · match {self.match_id}"

@@ -1,10 +1,18 @@
 """Ratings' business rules: pools, what triggers a recalculation, the replay, and reading.
 
+What is rated. A competition's match with a counted result, in the pool its event feeds;
+and every finished ranked table of online play (matchmaking's clasificatoria), in the global
+pool. A ranked table's pair that was absent for a whole hand forfeits (the live tables'
+absence rule) and loses: unlike a competition's forfeit, which is not rated, leaving a
+ranked match counts as a loss.
+
 Order of a pool. A pool's matches are rated in the order of `(played_at, match id)`, where
 `played_at` is when the match was played: its scheduled time, else its round's date
-(midnight, in the site's time zone), else the time its first result was entered. A late
-result, a referee's ruling or a correction on an earlier match therefore lands in its
-place in that order, and the pool is replayed from there on.
+(midnight, in the site's time zone), else the time its first result was entered; a ranked
+table's is the time it finished, and at the same instant it comes after the competitions'
+matches, tables in the order of their ids. A late result, a referee's ruling or a
+correction on an earlier match therefore lands in its place in that order, and the pool is
+replayed from there on.
 
 Recalculation. Every trigger (a confirmed result, a correction, an event joining or leaving
 a pool, the operators' command) only lowers the pool's `dirty_from` marker and queues the
@@ -26,12 +34,13 @@ from datetime import UTC, datetime, time
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
-from django.db.models import Exists, Min, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, Min, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from config.celery import queue_on_commit
+from games.models import Seat, Table
 from league.models import Event, Match, Organisation, Player, Result
 from league.permissions import can, lineage, require
 from league.services.errors import ServiceError
@@ -217,12 +226,44 @@ def result_counted(match: Match) -> None:
         _request_all(_place(pool, Match.objects.filter(pk=match.pk)))
 
 
+def table_counted(table: Table) -> None:
+    """A ranked table finished: rate it in the global pool, in its place.
+
+    Called in the transaction that finishes the table, so that a finished ranked table is
+    never left unrated; placing it twice changes nothing.
+    """
+    pool = global_pool()
+    RatedMatch.objects.update_or_create(
+        table=table, defaults={"pool": pool, "played_at": table.finished}
+    )
+    request_recalculation(pool.pk, table.finished)
+
+
+def _ranked_tables() -> QuerySet[Table]:
+    return Table.objects.filter(
+        kind=Table.Kind.RANKED, status=Table.Status.FINISHED, finished__isnull=False
+    )
+
+
 def reindex(pool: RatingPool) -> None:
-    """Rebuild the pool's list of matches from the events that feed it; replay it whole."""
+    """Rebuild the pool's list of matches from the events that feed it (and, for the global
+    pool, from the finished ranked tables); replay it whole."""
     with transaction.atomic():
         feeding = Match.objects.filter(event__rating_pool_link__pool=pool)
-        RatedMatch.objects.filter(pool=pool).exclude(match__in=feeding).delete()
+        slots = RatedMatch.objects.filter(pool=pool)
+        slots.filter(match__isnull=False).exclude(match__in=feeding).delete()
         changed = _place(pool, feeding)
+        if pool.kind == RatingPool.Kind.GLOBAL:
+            slots.filter(table__isnull=False).exclude(table__in=_ranked_tables()).delete()
+            RatedMatch.objects.bulk_create(
+                [
+                    RatedMatch(table_id=pk, pool=pool, played_at=finished)
+                    for pk, finished in _ranked_tables()
+                    .filter(rating_slot__isnull=True)
+                    .values_list("pk", "finished")
+                ],
+                batch_size=BATCH,
+            )
         changed[pool.pk] = FROM_START
         _request_all(changed)
 
@@ -309,8 +350,9 @@ def replay(pool_id: int, start: datetime) -> int:
     Callers hold the pool's lock (see `recalculate`).
     """
     with transaction.atomic():
-        matches = list(
-            Result.objects.filter(
+        matches = [
+            (match_id, None, *row)
+            for match_id, *row in Result.objects.filter(
                 status=Result.Status.CONFIRMED,
                 forfeit=False,
                 match__rating_slot__pool_id=pool_id,
@@ -327,18 +369,21 @@ def replay(pool_id: int, start: datetime) -> int:
                 "match__entry_b__player_1_id",
                 "match__entry_b__player_2_id",
             )
-        )
+        ]
+        tables = _ranked_rows(pool_id, start)
+        if tables:  # in their places: (played_at, the matches first, then each id)
+            matches = sorted(matches + tables, key=lambda row: (row[2], row[0] is None, row[:2]))
         undone = RatingChange.objects.filter(pool_id=pool_id, played_at__gte=start)
         before: dict[int, Skill] = {}
         undone_counts: Counter[int] = Counter()
-        for player, mu, sigma in undone.order_by("played_at", "match_id").values_list(
+        for player, mu, sigma in undone.order_by(*CHANGE_ORDER).values_list(
             "player_id", "mu_before", "sigma_before"
         ):
             before.setdefault(player, (mu, sigma))
             undone_counts[player] += 1
         players = set(before)
         for row in matches:
-            players.update(p for p in row[4:] if p is not None)
+            players.update(p for p in row[5:] if p is not None)
         current = {
             player: (mu, sigma, count)
             for player, mu, sigma, count in Rating.objects.filter(
@@ -354,7 +399,7 @@ def replay(pool_id: int, start: datetime) -> int:
 
         changes = []
         rated = 0
-        for match_id, played_at, games_a, games_b, *four in matches:
+        for match_id, table_id, played_at, games_a, games_b, *four in matches:
             if None in four or len(set(four)) != 4:
                 continue  # four different players, two a side, or the match is not rated
             a1, a2, b1, b2 = four
@@ -362,7 +407,7 @@ def replay(pool_id: int, start: datetime) -> int:
                 (skills[a1], skills[a2]), (skills[b1], skills[b2]), outcome_of(games_a, games_b)
             )
             for player, new in zip(four, (*new_a, *new_b), strict=True):
-                changes.append((match_id, played_at, player, *skills[player], *new))
+                changes.append((match_id, table_id, played_at, player, *skills[player], *new))
                 skills[player] = new
                 counts[player] += 1
             rated += 1
@@ -396,8 +441,46 @@ def replay(pool_id: int, start: datetime) -> int:
     return rated
 
 
+def _ranked_rows(pool_id: int, start: datetime) -> list[tuple]:
+    """The pool's ranked tables from `start` on, as the replay's rows: (None, table id,
+    played_at, games of side 0, games of side 1, side 0's two players, side 1's two).
+
+    Seats 0 and 2 are one pair, 1 and 3 the other. The winner has one game; a pair that
+    forfeited (absent for a whole hand) loses. A seat without a player is left as None,
+    and the table is not rated.
+    """
+    slots = list(
+        RatedMatch.objects.filter(
+            pool_id=pool_id, table__isnull=False, played_at__gte=start
+        ).values_list("table_id", "played_at", "table__match", "table__forfeit_side")
+    )
+    if not slots:
+        return []
+    players: dict[int, list[int | None]] = {pk: [None] * 4 for pk, *_rest in slots}
+    seats = Seat.objects.filter(table_id__in=list(players), number__lt=4).values_list(
+        "table_id", "number", "user__player__id"
+    )
+    for table_id, number, player in seats:
+        players[table_id][(number % 2) * 2 + number // 2] = player
+    rows = []
+    for table_id, played_at, match, forfeit_side in slots:
+        winner = (match or {}).get("winner") if forfeit_side is None else 1 - forfeit_side
+        if winner not in (0, 1):
+            continue  # an unfinished match (every seat left to a bot) is not rated
+        rows.append((None, table_id, played_at, int(winner == 0), int(winner == 1)))
+        rows[-1] += tuple(players[table_id])
+    return rows
+
+
+# The order of a pool's rated matches (see the module's docstring), for its rating changes.
+CHANGE_ORDER = (
+    "played_at",
+    F("match_id").asc(nulls_last=True),
+    F("table_id").asc(nulls_first=True),
+)
 CHANGE_COLUMNS = (
     "match_id",
+    "table_id",
     "played_at",
     "player_id",
     "mu_before",
@@ -425,13 +508,14 @@ def _insert_changes(pool_id: int, rows: list[tuple]) -> None:
         cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
     ):
         # COPY's text format, written by hand: psycopg's write_row takes four times longer.
-        # repr() of a float reads back as the very same float.
+        # repr() of a float reads back as the very same float; \N is NULL.
         prefix, last = "", None
         for batch in range(0, len(rows), BATCH):
             lines = []
-            for match, at, player, a, b, c, d in rows[batch : batch + BATCH]:
-                if match != last:
-                    prefix, last = f"{pool_id}\t{match}\t{at.isoformat()}\t", match
+            for match, table_id, at, player, a, b, c, d in rows[batch : batch + BATCH]:
+                if (match, table_id) != last:
+                    ids = f"{match}\t\\N" if table_id is None else f"\\N\t{table_id}"
+                    prefix, last = f"{pool_id}\t{ids}\t{at.isoformat()}\t", (match, table_id)
                 lines.append(f"{prefix}{player}\t{a!r}\t{b!r}\t{c!r}\t{d!r}\n")
             copy.write("".join(lines))
 
@@ -465,7 +549,7 @@ def history(player: Player) -> list[PoolHistory]:
     found = []
     for rating in ratings:
         rows = RatingChange.objects.filter(player=player, pool_id=rating.pool_id).order_by(
-            "played_at", "match_id"
+            *CHANGE_ORDER
         )
         values: list[float] = []
         dates: list[datetime] = []
