@@ -154,16 +154,39 @@ def test_a_hand_against_bots(chromium, asgi_server, preset, size):
     page.context.close()
 
 
-def test_take_a_seat_back_from_a_bot(chromium, asgi_server):
+def seat_away_partner(table: Table) -> None:
+    """A person who never opened the table sits in seat 2, where a bot was."""
+    partner = make_players(1, prefix="ana")[0]
+    seat = Seat.objects.filter(table=table, number=2)
+    seat.update(bot=False)  # a seat changes hands only through empty
+    seat.update(user=partner, name="Ana")
+    tables.presence_changed(table.pk)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_take_a_seat_back_from_a_bot(chromium, asgi_server, size):
+    """A seat taken back from a bot, a partner marked offline while the player is online,
+    and once every seat is left to bots, "play again" opens a new table."""
     user = in_thread(make_players, 1)[0]
     table = in_thread(table_with_bots, user, {"preset": "dominican", "turn_seconds": 60})
     in_thread(lambda: Seat.objects.filter(table=table, number=0).update(bot=True))
-    page = open_table(chromium, asgi_server, table, user, "phone")
+    in_thread(seat_away_partner, table)
+    page = open_table(chromium, asgi_server, table, user, size)
+    # The partner has never connected: offline, said in words; this page's player is online.
+    away = page.locator(".seat[data-pos=top]")
+    page.wait_for_selector(".seat[data-pos=top].offline .tag.offline")
+    assert away.locator(".tag.offline").inner_text() == "desconectado"
+    assert away.get_attribute("aria-label") == "Ana, desconectado"
+    page.wait_for_selector(".seat[data-pos=bottom]:not(.offline)")
+    assert page.locator(".seat.offline").count() == 1  # bots are nobody's absence
     page.click("#take-back")
     page.wait_for_selector("#take-back", state="detached")
     assert "bot" not in page.locator(".seat[data-pos=bottom]").get_attribute("class")
     assert not in_thread(lambda: Seat.objects.get(table=table, number=0).bot)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SHOTS / f"offline-{size}.png", full_page=True)
     # A table whose every seat was left to bots says so, with the score and a way on.
+    in_thread(lambda: Seat.objects.filter(table=table, number=2).update(user=None, name=""))
     in_thread(lambda: Seat.objects.filter(table=table).update(bot=True))
     in_thread(
         lambda: Table.objects.filter(pk=table.pk).update(
@@ -175,6 +198,17 @@ def test_take_a_seat_back_from_a_bot(chromium, asgi_server):
     assert "abandon" in page.locator("#result .match-end h2").inner_text()
     assert page.locator("#result .match-end .final").inner_text().count("0") >= 2
     assert page.locator("#to-lobby").get_attribute("href") == "/play/"
+    page.screenshot(path=SHOTS / f"finished-{size}.png", full_page=True)
+    # "Play again" opens a new table under the same rules, this player in the same seat and
+    # bots where bots sat: its first hand is dealt at once.
+    page.click("#play-again")
+    page.wait_for_url(lambda url: "/play/t/" in url and table.code not in url)
+    page.wait_for_selector("#my-hand .tile")
+    again = in_thread(lambda: Table.objects.get(code=page.url.rstrip("/").rsplit("/", 1)[1]))
+    seats = in_thread(lambda: list(again.seats.values_list("number", "user_id", "bot")))
+    assert seats == [(0, user.pk, False), (1, None, True), (2, None, True), (3, None, True)]
+    assert again.rules == table.rules and again.status == Table.Status.PLAYING
+    assert page.locator(".seat.offline").count() == 0
     page.context.close()
 
 
