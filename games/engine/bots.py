@@ -215,8 +215,9 @@ def _deal_hidden(
             return False
         tile = order[i]
         choices = [s for s in allowed[tile] if room[s]]
-        rng.shuffle(choices)
-        choices.sort(key=lambda s: -room[s])  # fill the roomiest first: fewer dead ends
+        if len(choices) > 1:  # (shuffling one seat would draw nothing from rng either)
+            rng.shuffle(choices)
+            choices.sort(key=lambda s: -room[s])  # fill the roomiest first: fewer dead ends
         for s in choices:
             room[s] -= 1
             if s < 0:
