@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from ..models import Event, Match, Result
 from ..tournaments.services.common import ELIMINATION_FORMATS, TOURNAMENT_FORMATS
-from ..tournaments.services.standings import individual_table, pairs_standings
+from ..tournaments.services.standings import group_tables, individual_table, pairs_standings
 from . import standings as league_standings
 
 Rows = tuple[list[str], list[list]]
@@ -124,7 +124,8 @@ def results(event: Event) -> Rows:
 
 def standings(event: Event) -> Rows:
     """The standings the event's page shows: position, entry, the tally and each tiebreak
-    (and an elimination's placements: its table is ranked by them)."""
+    (and an elimination's placements: its table is ranked by them; a group stage's tables
+    group by group)."""
     labels = dict(Event.Tiebreak.choices)
     tiebreaks = [t for t in event.tiebreaks if t != Event.Tiebreak.LOTS]
     if event.format == Event.Format.INDIVIDUAL:
@@ -145,14 +146,17 @@ def standings(event: Event) -> Rows:
             for r in individual_table(event)
         ]
         return heading, rows
-    if event.format in TOURNAMENT_FORMATS:
+    group = event.format == Event.Format.GROUPS_PLAYOFF
+    if group:
+        tables = [(g, rows) for g, rows in group_tables(event)]
+    elif event.format in TOURNAMENT_FORMATS:
         tables = [(None, pairs_standings(event))]
     else:
         tables = [
             (division, league_standings.table(event, division).standings)
             for division in (list(event.divisions.all()) or [None])
         ]
-    heading = ["division"] if tables[0][0] is not None else []
+    heading = [("group" if group else "division")] if tables and tables[0][0] is not None else []
     heading += ["position", "entry", "players", "played", "won", "drawn", "lost"]
     heading += ["match_points", "games_won", "points_for", "points_against", "point_difference"]
     heading += [str(labels[t]) for t in tiebreaks if t not in _TALLY_COLUMNS]

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from league.models import Event, Match
-from league.tournaments.services import brackets, swiss
+from league.tournaments.services import brackets, groups, swiss
 from league.tournaments.services.brackets import bracket_view
 from tests.tournaments.conftest import build
 from tests.tournaments.conftest import play as play_tournament
@@ -100,3 +100,13 @@ def test_the_public_standings_offer_the_csv_of_what_they_show(client):
     assert [(r["position"], r["entry"]) for r in rows] == [(p, names[pk]) for pk, p in shown]
     assert rows[0]["place"] == "In play" and rows[-1]["place"] == "4"
     assert "email" not in rows[0] and "phone" not in rows[0]
+
+
+def test_a_group_stage_exports_its_tables_group_by_group(client):
+    data = build(Event.Format.GROUPS_PLAYOFF, 8, tag="gp")
+    groups.draw_groups(data.organiser, data.event)
+    play_tournament(data, Match.objects.filter(event=data.event).exclude(entry_b=None).first())
+    response = client.get(reverse("event_export", args=[data.event.slug, "standings"]))
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert [r["group"] for r in rows] == ["A"] * 4 + ["B"] * 4
+    assert [r["position"] for r in rows if r["group"] == "A"][0] == "1"
