@@ -50,6 +50,7 @@ def table_strings() -> dict:
         "tile_playable": _("Tile %(tile)s, playable"),
         "pass": _("Pass"),
         "draw": _("Draw"),
+        "draw_hint": _("Nothing fits: draw from the boneyard."),
         "cancel": _("Cancel"),
         "keep_points": _("Keep the points"),
         "redeal": _("Redeal"),
@@ -57,7 +58,7 @@ def table_strings() -> dict:
         "five_doubles_yours": _("Five doubles: choose."),
         "next": _("Next hand"),
         "ready": _("Ready"),
-        "ready_count": _("Ready: %(n)s of 4."),
+        "ready_count": _("Ready: %(n)s of %(total)s."),
         "next_in": plural_forms(
             "Players who are away count as ready in %(n)s second.",
             "Players who are away count as ready in %(n)s seconds.",
@@ -65,6 +66,7 @@ def table_strings() -> dict:
         "this_hand": _("This hand"),
         "us": _("Us"),
         "them": _("Them"),
+        "you_side": _("You"),
         "side": _("Pair %(n)s"),
         "hand_n": _("Hand %(n)s"),
         "boneyard": plural_forms("Boneyard: %(n)s tile", "Boneyard: %(n)s tiles"),
@@ -84,6 +86,20 @@ def table_strings() -> dict:
         ),
         "why_lowest_side": _("Pips left: %(us)s %(a)s, %(them)s %(b)s. The pair with fewer wins."),
         "why_tie": _("Equal: nobody scores."),
+        "why_lowest_seat": _("Pips left: %(pips)s. The player with fewer wins."),
+        # Without pairs every seat plays on its own.
+        "singles": {
+            "rule_domino": {
+                "all_hands": _("the pips left in every other hand"),
+                "opponents": _("the pips left in the other players' hands"),
+            },
+            "rule_block": {
+                "others": _("the pips in every hand but the winner's own"),
+                "all_hands": _("the pips in every hand"),
+                "opponents": _("the pips in the other players' hands"),
+            },
+            "target_reached": _("A player reached the target."),
+        },
         "rule_domino": {
             "all_hands": _("the pips left in every other hand, partner's included"),
             "opponents": _("the pips left in the opponents' hands"),
@@ -112,6 +128,7 @@ def table_strings() -> dict:
         "shutout_text": _("%(name)s! The other side ended the match without a hand's points."),
         "match_won": {
             "us": _("We win the match!"),
+            "you": _("You win the match!"),
             "them": _("They win the match."),
             "side": _("%(side)s wins the match."),
         },

@@ -56,6 +56,7 @@ def table_facts(table: Table) -> dict:
         "offline": list(table.offline),
         "scores": match.get("scores", [0] * rules.sides),
         "pairs": rules.pairs,  # false: every seat is a side of its own (scores per seat)
+        "draw_game": rules.boneyard,  # a stuck player draws; the hand says how many are left
         "target": rules.target,
         "direction": rules.direction,
         "turn_seconds": rules.turn_seconds,

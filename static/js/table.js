@@ -266,12 +266,29 @@
     if (hand.line.length && !ENDED.includes(hand.status)) {
       info.appendChild(el("span", { text: fmt(T.count, { n: hand.table_count }) }));
     }
-    if (hand.boneyard) info.appendChild(el("span", { text: plural(T.boneyard, hand.boneyard) }));
+    // A draw game shows how many tiles are left to draw, none included; never which.
+    if (view.table.draw_game || hand.boneyard) {
+      info.appendChild(el("span", { class: "boneyard", "data-boneyard": hand.boneyard }, [icon("tile"), plural(T.boneyard, hand.boneyard)]));
+    }
   }
 
   // ------------------------------------------------------------ seats and scores
 
+  // Without pairs every seat is a side of its own, and scores under its player's name.
+  function paired() {
+    return view.table.pairs !== false;
+  }
+
+  function sideOf(seat) {
+    return paired() ? seat % 2 : seat;
+  }
+
+  function sides() {
+    return view.table.scores.map((_, side) => side);
+  }
+
   function sideName(side) {
+    if (!paired()) return side === view.seat ? T.you_side : seatName(side);
     if (view.seat === null) return fmt(T.side, { n: side + 1 });
     return side === view.seat % 2 ? T.us : T.them;
   }
@@ -282,8 +299,14 @@
     return seat.name || fmt(T.seat, { n: number + 1 });
   }
 
+  // Where each seat sits, in play order from the viewer's: partner opposite at four; at
+  // three the others on either side; at two the opponent opposite.
   function positions() {
-    return view.table.direction === "cw" ? ["bottom", "left", "top", "right"] : ["bottom", "right", "top", "left"];
+    const cw = view.table.direction === "cw";
+    const count = view.table.seats.length;
+    if (count === 2) return ["bottom", "top"];
+    if (count === 3) return cw ? ["bottom", "left", "right"] : ["bottom", "right", "left"];
+    return cw ? ["bottom", "left", "top", "right"] : ["bottom", "right", "top", "left"];
   }
 
   function drawSeats() {
@@ -291,17 +314,26 @@
     const hand = view.hand;
     const base = view.seat === null ? 0 : view.seat;
     const playing = hand && !ENDED.includes(hand.status) && t.status === "playing";
-    positions().forEach((pos, offset) => {
-      const number = (base + offset) % 4;
+    const count = t.seats.length;
+    const felt = document.querySelector(".felt");
+    felt.classList.remove("seats-2", "seats-3", "seats-4");
+    felt.classList.add("seats-" + count);
+    const used = positions();
+    document.querySelectorAll(".felt .seat").forEach((box) => {
+      box.hidden = !used.includes(box.dataset.pos);
+      if (box.hidden) { box.textContent = ""; delete box.dataset.seat; }
+    });
+    used.forEach((pos, offset) => {
+      const number = (base + offset) % count;
       const seat = t.seats[number];
       const box = document.querySelector('.seat[data-pos="' + pos + '"]');
       box.textContent = "";
       box.dataset.seat = number;
-      box.className = "seat side-" + (number % 2);
+      box.className = "seat side-" + sideOf(number);
       const turn = Boolean(playing && hand.turn === number);
       box.classList.toggle("turn", turn);
       box.classList.toggle("mine", number === view.seat);
-      const partner = view.seat !== null && number === (view.seat + 2) % 4;
+      const partner = paired() && view.seat !== null && number === (view.seat + 2) % 4;
       box.classList.toggle("partner", partner);
       const offline = Boolean(t.offline && t.offline.includes(number));
       box.classList.toggle("offline", offline);
@@ -355,8 +387,12 @@
       box.setAttribute("aria-label", seat.taken ? seatName(number) + (offline ? ", " + T.offline : "") : T.empty);
     });
     $("hand-number").textContent = t.hand_number ? fmt(T.hand_n, { n: t.hand_number }) : "";
-    [0, 1].forEach((side) => {
-      const box = $("score-" + side);
+    const bar = document.querySelector(".scorebar");
+    bar.classList.toggle("many", t.scores.length > 2);
+    bar.querySelectorAll(".score").forEach((box) => { if (Number(box.dataset.side) >= t.scores.length) box.remove(); });
+    sides().forEach((side) => {
+      let box = $("score-" + side);
+      if (!box) { box = el("span", { id: "score-" + side, "data-side": side }); bar.appendChild(box); }
       box.className = "score side-" + side;
       box.textContent = "";
       box.appendChild(el("span", { class: "who", text: sideName(side) }));
@@ -462,6 +498,7 @@
       box.appendChild(el("button", { class: "button ghost", type: "button", "data-action": "redeal", text: T.redeal, onclick: () => play("redeal") }));
       return;
     }
+    if (actions.includes("draw")) box.appendChild(el("p", { class: "draw-hint", text: T.draw_hint }));
     ["pass", "draw"].forEach((kind) => {
       if (actions.includes(kind)) {
         box.appendChild(el("button", { class: "button", type: "button", "data-action": kind, text: T[kind], onclick: () => play(kind) }));
@@ -505,16 +542,17 @@
         blocker: seatName(blocker), bpips: c.pips[blocker], next: seatName(next), npips: c.pips[next],
       });
     }
-    const text = fmt(T.why_lowest_side, {
-      us: sideName(0), a: c.side_pips[0], them: sideName(1), b: c.side_pips[1],
-    });
+    const text = paired()
+      ? fmt(T.why_lowest_side, { us: sideName(0), a: c.side_pips[0], them: sideName(1), b: c.side_pips[1] })
+      : fmt(T.why_lowest_seat, { pips: c.side_pips.map((p, side) => seatName(side) + " " + p).join(", ") });
     return r.winner ? text : text + " " + T.why_tie;
   }
 
   function handRule(hand) {
     const c = hand.reckoning;
     const r = hand.result;
-    let rule = r.ended === "domino" ? T.rule_domino[c.domino_points] : T.rule_block[c.block_points];
+    const rules = paired() ? T : T.singles;
+    let rule = r.ended === "domino" ? rules.rule_domino[c.domino_points] : rules.rule_block[c.block_points];
     if (c.scoring === "penalty") rule = T.rule_penalty;
     const text = fmt(T.counted, { rule });
     return c.round_to > 1 ? text + " " + fmt(T.rounded, { n: c.round_to }) : text;
@@ -542,7 +580,7 @@
     if (finished) drawMatchEnd(box);
     else if (t.status === "between") {
       const ready = el("div", { class: "between" });
-      ready.appendChild(el("p", { class: "muted", text: fmt(T.ready_count, { n: t.ready.length }) }));
+      ready.appendChild(el("p", { class: "muted", text: fmt(T.ready_count, { n: t.ready.length, total: t.seats.length }) }));
       ready.appendChild(el("p", { class: "muted", id: "between-timer" }));
       if (view.seat !== null && !t.ready.includes(view.seat) && !t.seats[view.seat].bot) {
         ready.appendChild(el("button", { class: "button", type: "button", id: "next-hand", text: T.next, onclick: () => send({ type: "next" }) }));
@@ -565,7 +603,7 @@
     seats.appendChild(el("thead", {}, [head]));
     const body = el("tbody");
     hand.hands.forEach((tiles, number) => {
-      const row = el("tr", { class: "revealed-seat side-" + (number % 2), "data-seat": number });
+      const row = el("tr", { class: "revealed-seat side-" + sideOf(number), "data-seat": number });
       const won = r.winner && r.winner.seat === number;
       row.appendChild(el("th", { scope: "row", text: seatName(number) + (won ? " ★" : "") }));
       const cell = el("td", { class: "tiles" });
@@ -591,7 +629,7 @@
     if (!hand.events.length) list.appendChild(el("li", { class: "muted", text: T.nobody_scores }));
     box.appendChild(list);
     const totals = el("div", { class: "totals" });
-    [0, 1].forEach((side) => {
+    sides().forEach((side) => {
       totals.appendChild(el("p", { class: "total side-" + side, "data-side": side }, [
         el("span", { text: sideName(side) }),
         el("span", { class: "num", text: hand.scores_before[side] + " + " + hand.points[side] + " = " }),
@@ -619,27 +657,30 @@
     let title = T.finished;
     if (t.finish === "forfeit") title = fmt(T.forfeit, { side: sideName(t.forfeit_side) });
     else if (t.finish === "target" && t.winner !== null) {
-      const whose = view.seat === null ? "side" : t.winner === view.seat % 2 ? "us" : "them";
+      const whose = view.seat === null ? "side" : t.winner !== sideOf(view.seat) ? (paired() ? "them" : "side")
+        : paired() ? "us" : "you";
       title = fmt(T.match_won[whose], { side: sideName(t.winner) });
     }
     else if (t.finish === "abandoned") title = T.abandoned;
     end.appendChild(el("h2", { text: title }));
-    if (t.finish && T.finish_why[t.finish]) end.appendChild(el("p", { class: "why", text: T.finish_why[t.finish] }));
+    const why = t.finish === "target" && !paired() ? T.singles.target_reached : T.finish_why[t.finish];
+    if (t.finish && why) end.appendChild(el("p", { class: "why", text: why }));
     end.appendChild(el("p", { class: "final" }, [
       el("span", { text: T.final_score + " " }),
-      el("strong", { text: sideName(0) + " " + t.scores[0] + " – " + t.scores[1] + " " + sideName(1) }),
+      el("strong", { text: paired() ? sideName(0) + " " + t.scores[0] + " – " + t.scores[1] + " " + sideName(1)
+        : sides().map((side) => sideName(side) + " " + t.scores[side]).join(" · ") }),
     ]));
     if (t.history && t.history.length) {
       const summary = el("table", { class: "summary" });
       summary.appendChild(el("thead", {}, [el("tr", {}, [el("th", { text: T.hand }), el("th", { text: "" }),
-        el("th", { class: "num", text: sideName(0) }), el("th", { class: "num", text: sideName(1) })])]));
+        ...sides().map((side) => el("th", { class: "num", text: sideName(side) }))])]));
       const body = el("tbody");
       t.history.forEach((h) => {
         const number = view.seat !== null && h.ended !== "redeal"
           ? el("a", { href: config.hands + h.hand + "/", title: T.where_lost, text: String(h.hand) })
           : String(h.hand);
         body.appendChild(el("tr", {}, [el("td", {}, [number]), el("td", { text: T.ended_kinds[h.ended] || h.ended }),
-          el("td", { class: "num", text: String(h.points[0]) }), el("td", { class: "num", text: String(h.points[1]) })]));
+          ...h.points.map((points) => el("td", { class: "num", text: String(points) }))]));
       });
       summary.appendChild(body);
       end.appendChild(el("div", { class: "scroll" }, [summary]));

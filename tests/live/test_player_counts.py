@@ -17,9 +17,10 @@ from games.engine import VARIANTS, legal_actions, state_from_dict
 from games.engine.tiles import NAME, PARSE
 from games.models import Hand, Table
 from games.services import tables
-from tests.conftest import run_async
+from tests.conftest import in_thread, run_async
 
 from .conftest import ENDED, TableSocket, make_players, tiles_in
+from .test_table_page import open_page, take_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -162,3 +163,60 @@ def test_the_hand_page_shows_no_tile_left_in_the_pozo(db):
     assert len(scripts) == 2
     for script in scripts:
         assert not tiles_in(json.loads(script)) & hidden
+
+
+def seated_against_bots(name: str) -> tuple:
+    """A host at seat 0 of a `name` table, bots in the other seats, the first hand dealt."""
+    host = make_players(1, prefix="b" + name.replace("_", ""))[0]
+    table = tables.create_table(host=host, rules=rules_of(name) | {"target": 200})
+    tables.sit(table.pk, host, 0)
+    for number in range(1, VARIANTS[name]["players"]):
+        tables.add_bot(table.pk, host, number, "easy")
+    return host, table
+
+
+def play_in_page(page, turns: int, shots=None) -> bool:
+    """Play the page's turns (a tile, else a draw or a pass) for a while; True if it drew."""
+    drew = False
+    for _ in range(turns):
+        if page.locator("#result").is_visible():
+            break
+        draw = page.locator("#controls button[data-action=draw]")
+        if draw.count():
+            assert page.locator("#controls .draw-hint").is_visible()
+            if not drew and shots is not None:
+                page.screenshot(path=str(shots), full_page=True)
+            drew = True
+        if not take_turn(page, also=("draw",)):
+            page.wait_for_timeout(100)
+    return drew
+
+
+@pytest.mark.parametrize("name", ["vog_draw_3p", "tournament_1v1"])
+def test_the_table_page_seats_two_or_three(chromium, asgi_server, log_dir, name):
+    """Seats round the board (nobody at the top with three), no partner, a score per seat,
+    the boneyard's count, and the draw button when nothing fits; on a phone and a laptop."""
+    host, table = in_thread(seated_against_bots, name)
+    players = VARIANTS[name]["players"]
+    laptop = open_page(chromium, asgi_server, table, host, size=(1366, 768))
+    phone = open_page(chromium, asgi_server, table, host, size=(390, 844))
+    for page in (laptop, phone):
+        assert page.locator(".felt .seat:visible").count() == players
+        assert page.locator(f".felt.seats-{players}").count() == 1
+        assert page.locator(".seat[data-pos=top]").is_visible() == (players == 2)
+        assert page.locator(".tag.partner").count() == 0
+        assert page.locator(".scorebar .score").count() == players
+        assert page.locator(".line-info .boneyard").is_visible()
+        names = page.locator(".scorebar .score .who").all_inner_texts()
+        assert names[0] == "Tú" and len(set(names)) == players
+    drew = play_in_page(laptop, 300, log_dir / f"{name}-laptop-draw.png")
+    for label, page in (("laptop", laptop), ("phone", phone)):
+        page.wait_for_selector("#result .revealed-seat")
+        assert page.locator("#result .revealed-seat").count() == players
+        assert page.locator("#result .totals .total").count() == players
+        page.screenshot(path=str(log_dir / f"{name}-{label}-end.png"), full_page=True)
+    if drew:  # the page's draws are the hand's
+        record = in_thread(lambda: Hand.objects.get(table=table, number=1).record)
+        assert any(a.startswith("draw") for a in record["actions"])
+    for page in (laptop, phone):
+        page.context.close()

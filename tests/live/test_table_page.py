@@ -19,14 +19,15 @@ def no_query(execute, sql, params, many, context):
     raise AssertionError(f"a query in the test's thread: {sql}")
 
 
-def open_page(chromium, base: str, table: Table, user=None, phone: bool = False):
+def open_page(chromium, base: str, table: Table, user=None, phone: bool = False, size: tuple = ()):
     """A page of the table in a browser context of its own, signed in as `user` if given.
 
     The session is made in a thread of its own (no query is allowed in this one): an ORM
     call in the test's thread, where Playwright keeps its loop, leaves a connection open
     that holds the test database to the end of the session.
     """
-    viewport = {"width": 390, "height": 844} if phone else {"width": 1100, "height": 850}
+    width, height = size or ((390, 844) if phone else (1100, 850))
+    viewport = {"width": width, "height": height}
     context = chromium.new_context(locale="es-ES", viewport=viewport)
     if user is not None:
         with connection.execute_wrapper(no_query):
@@ -45,9 +46,9 @@ def click(locator) -> None:
         locator.click(timeout=2000)
 
 
-def take_turn(page) -> bool:
-    """Play the first playable tile (and its first place) or pass, then wait for the
-    table to move on; False if it is not this page's turn."""
+def take_turn(page, also: tuple = ()) -> bool:
+    """Play the first playable tile (and its first place) or pass (or `also`'s actions:
+    "draw"), then wait for the table to move on; False if it is not this page's turn."""
     version = page.get_attribute("#table-app", "data-version")
     tiles = page.locator("#my-hand .tile.playable")
     if tiles.count():
@@ -56,9 +57,8 @@ def take_turn(page) -> bool:
         if places.count():
             click(places.first)
     else:
-        buttons = page.locator(
-            "#controls button[data-action=pass], #controls button[data-action=points]"
-        )
+        kinds = ("pass", "points", *also)
+        buttons = page.locator(", ".join(f"#controls button[data-action={k}]" for k in kinds))
         if not buttons.count():
             return False
         click(buttons.first)
