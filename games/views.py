@@ -168,6 +168,7 @@ def table_strings() -> dict:
         "log": {
             "passed": _("%(name)s passed"),
             "drew": _("%(name)s drew"),
+            "drew_n": plural_forms("%(name)s drew %(n)s tile", "%(name)s drew %(n)s tiles"),
             "opened": _("%(name)s opened with %(tile)s"),
             "played": _("%(name)s played %(tile)s"),
             "played_left": _("%(name)s played %(tile)s on the left"),

@@ -729,7 +729,21 @@
     });
     scored(null);
     let seat = hand.opener;
+    let drawing = null; // {seat, n, auto, item}: the line of a seat's draws in a row
     hand.actions.forEach((action, index) => {
+      if (action.startsWith("draw")) {
+        const auto = action.endsWith("!auto");
+        if (drawing && drawing.seat === seat) {
+          drawing.n += 1;
+          drawing.auto = drawing.auto || auto;
+          drawing.item.textContent = plural(T.log.drew_n, drawing.n, { name: seatName(seat) }) + (drawing.auto ? " " + T.log.auto : "");
+          return; // a draw keeps the turn and scores nothing
+        }
+        drawing = { seat, n: 1, auto, item: el("li", { text: actionText(seat, action, index, hand) }) };
+        log.appendChild(drawing.item);
+        return;
+      }
+      drawing = null;
       log.appendChild(el("li", { text: actionText(seat, action, index, hand) }));
       scored(index);
       if (!action.startsWith("draw")) seat = (seat + 1) % view.table.seats.length;
