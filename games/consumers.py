@@ -74,12 +74,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.joined.append(user_group(self.user.pk))
         for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        self.snap = await off_loop(snapshot)(self.table_id, self.user)
-        self.present = (
-            self.snap is not None and self.user is not None and self.user.is_authenticated
-        )
-        if self.present:  # the change reaches this socket too, once it has said hello
+        # Present before the snapshot, so that it shows this user's seat online already.
+        self.present = self.user is not None and self.user.is_authenticated
+        if self.present:
             await call_service(presence.arrive, self.table_id, self.user, self.channel_name)
+        self.snap = await off_loop(snapshot)(self.table_id, self.user)
         await self.accept()
         if self.snap is None:  # after the handshake, so that the client reads the code
             await self.close(code=NO_TABLE)

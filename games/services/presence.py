@@ -16,7 +16,7 @@ from datetime import timedelta
 
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError
+from django.db import DataError, IntegrityError
 from django.utils import timezone
 
 from games.models import Presence, Seat
@@ -46,7 +46,7 @@ def arrive(table_id: int, user: AbstractBaseUser, channel: str) -> None:
                 "seen": timezone.now(),
             },
         )
-    except IntegrityError:  # the table was deleted meanwhile
+    except (IntegrityError, DataError):  # no such table (an id past any, or deleted)
         return
     if _seated(table_id, user.pk):
         tables.presence_changed(table_id)

@@ -8,7 +8,7 @@ import websockets
 
 from games.consumers import MESSAGE_MAX
 from games.engine import legal_actions
-from games.models import Action, Hand, Table
+from games.models import Action, Hand, Presence, Table
 from games.services import tables
 from games.services.errors import ECHO_MAX
 from games.services.messages import hand_state
@@ -284,14 +284,18 @@ def test_messages_over_the_size_limit_are_refused_and_nothing_long_is_echoed(asg
     assert not Action.objects.filter(table=table).exists()
 
 
-def test_an_unknown_table_closes_with_4404_after_the_handshake(asgi_server, players):
+@pytest.mark.parametrize("table_id", [987654321, 10**30])
+def test_an_unknown_table_closes_with_4404_after_the_handshake(asgi_server, players, table_id):
+    """Also for a signed-in user, whose presence there is refused (an id past any)."""
+
     async def scenario():
-        socket = TableSocket(asgi_server, 987654321, players[0])
+        socket = TableSocket(asgi_server, table_id, players[0])
         with pytest.raises(websockets.ConnectionClosed):
             await socket.connect()  # the handshake succeeds; the close follows
         return socket.socket.close_code
 
     assert run_async(scenario()) == 4404
+    assert not Presence.objects.exists()
 
 
 def test_hello_with_a_version_that_is_not_a_number_gets_bad_message(asgi_server, players):
