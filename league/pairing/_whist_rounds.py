@@ -1,5 +1,10 @@
 """Whist base rounds found offline by computer search, checked by tests/pairing/test_whist.py.
 
+Counts up to 49 come from an earlier search that was not kept. The others were found by
+tools/whist_search.c (simulated annealing on the difference counts, optionally over base rounds
+invariant under a multiplier x -> ux); the comment above each gives the command that finds it
+again (count, seed, multiplier).
+
 ``count: (moduli, tables)``: the group is Z_m1 x Z_m2 x ... (its elements coded as mixed-radix
 integers, first modulus lowest); each table is ``(a, c, b, d)``, a and c partnering against b
 and d; -1 is the fixed point infinity of a 1-rotational schedule (4n players). Counts that are
@@ -212,6 +217,28 @@ BASE_ROUNDS: dict[int, tuple[tuple[int, ...], tuple[tuple[int, int, int, int], .
             (12, 37, 19, 30),
             (13, 36, 23, 26),
             (16, 33, 21, 28),
+        ),
+    ),
+    # tools/whist_search.c, `whist_search 64 1 4`: invariant under x -> 4x (order 3 mod 63)
+    64: (
+        (63,),
+        (
+            (-1, 0, 21, 42),
+            (3, 39, 28, 6),
+            (12, 30, 49, 24),
+            (48, 57, 7, 33),
+            (15, 19, 26, 55),
+            (60, 13, 41, 31),
+            (51, 52, 38, 61),
+            (14, 2, 45, 43),
+            (56, 8, 54, 46),
+            (35, 32, 27, 58),
+            (40, 23, 9, 22),
+            (34, 29, 36, 25),
+            (10, 53, 18, 37),
+            (59, 20, 44, 16),
+            (47, 17, 50, 1),
+            (62, 5, 11, 4),
         ),
     ),
 }
