@@ -6,13 +6,14 @@ one hand.
 
 Creates its own PostgreSQL database (`capicua_bench_stats`, dropped at the end unless
 `--keep`). Loads (not timed) one player's 10,000 finished live hands, played out by the
-engine with random legal moves at 1,000 tables of ten hands under three rule sets
+engine with random legal moves, whole matches at one table each under three rule sets
 (Dominican, Brazilian, tournament), beside five partners in turn and among 24 other players,
-and their `HandStat` rows (every seat's, as the task writes them). Then it times:
+and their `HandStat` rows and tallies (every seat's, as the task writes them). Then it times:
 
 - the statistics page's query (`games.stats.selectors.statistics`: every figure per rule
-  set, partner and opening, in one SQL statement), and the whole page through Django's test
-  client, with its query count at 1,000 and at 10,000 hands (they must be equal);
+  set, partner and opening, in one SQL statement over the player's tallies), and the whole
+  page through Django's test client, with its query count at 1,000 and at 10,000 hands
+  (they must be equal);
 - the incremental update after one more hand (`services.count_live_hand`: the Celery task's
   work for a hand just stored).
 
@@ -31,12 +32,11 @@ from _database import bench_database
 os.environ.setdefault("ALLOWED_HOSTS", "testserver")  # Django's test client asks as it
 NAME = "capicua_bench_stats"
 HANDS = 10_000
-PER_TABLE = 10
 RULES = ["dominican"] * 6 + ["brazilian"] * 3 + ["tournament"]
 
 
 def played_record(rules_name: str, rng: random.Random) -> dict:
-    """A hand played to its end with random legal moves."""
+    """A first hand played to its end with random legal moves."""
     from games.engine import ENDED, apply, legal_actions, new_hand, to_record, variant
 
     while True:
@@ -47,9 +47,33 @@ def played_record(rules_name: str, rng: random.Random) -> dict:
             return to_record(state)
 
 
+def played_match(rules_name: str, rng: random.Random, most: int) -> list[dict]:
+    """The hands of a match played to its end (at most `most` hands) with random moves."""
+    from games.engine import (
+        ENDED,
+        apply,
+        finish_hand,
+        legal_actions,
+        new_match,
+        start_hand,
+        to_record,
+        variant,
+    )
+
+    match, records = new_match(variant(rules_name)), []
+    while not match.over and len(records) < most:
+        state = start_hand(match, rng=rng)
+        while state.status not in ENDED:
+            state = apply(state, rng.choice(legal_actions(state)))[0]
+        match = finish_hand(match, state)
+        if state.status != "redeal":
+            records.append(to_record(state))
+    return records
+
+
 def load(hands: int, seed: int) -> tuple:
-    """The player, and the users of everyone else; `hands` hands of the player stored and
-    counted."""
+    """The player, and the users of everyone else; `hands` hands of the player, whole
+    matches at one table each, stored and counted."""
     from django.contrib.auth import get_user_model
 
     from games.models import Hand, Seat, Table
@@ -64,23 +88,26 @@ def load(hands: int, seed: int) -> tuple:
         [Player(user=u, display_name=f"Player {i}") for i, u in enumerate(users)]
     )
     me, partners, others = players[0], players[1:6], players[6:]
+    matches: list[tuple[str, list[dict]]] = []
+    total = 0
+    while total < hands:
+        rules = RULES[len(matches) % len(RULES)]
+        records = played_match(rules, rng, hands - total)
+        matches.append((rules, records))
+        total += len(records)
     tables = Table.objects.bulk_create(
-        [
-            Table(rules={"preset": RULES[i % len(RULES)]}, status=Table.Status.FINISHED)
-            for i in range(hands // PER_TABLE)
-        ]
+        [Table(rules={"preset": rules}, status=Table.Status.FINISHED) for rules, _ in matches]
     )
     seats, stored = [], []
-    seated: dict[int, dict[int, object]] = {}
-    for i, table in enumerate(tables):
+    seated: dict[int, dict[int, int]] = {}
+    for i, (table, (_rules, records)) in enumerate(zip(tables, matches, strict=True)):
         mine = rng.randrange(4)
         people = rng.sample(others, 2)
         at = {mine: me, (mine + 2) % 4: partners[i % len(partners)]}
         at[(mine + 1) % 4], at[(mine + 3) % 4] = people
         seated[table.pk] = {n: player.pk for n, player in at.items()}
         seats += [Seat(table=table, number=n, user_id=at[n].user_id, name="x") for n in range(4)]
-        for number in range(1, PER_TABLE + 1):
-            record = played_record(RULES[i % len(RULES)], rng)
+        for number, record in enumerate(records, start=1):
             stored.append(Hand(table=table, number=number, record=record, ruling={}))
     Seat.objects.bulk_create(seats)
     stored = Hand.objects.bulk_create(stored, batch_size=2000)
@@ -96,6 +123,7 @@ def load(hands: int, seed: int) -> tuple:
             number=hand.number,
         )
     HandStat.objects.bulk_create(rows, batch_size=5000)
+    services.rebuild_tallies()
     return me, users, tables[-1]
 
 
@@ -174,7 +202,7 @@ def main() -> None:
             new_hands.append(
                 Hand.objects.create(
                     table=last_table,
-                    number=PER_TABLE + 1 + n,
+                    number=1000 + n,
                     record=record,
                     ruling=adjudicate(record),
                 )

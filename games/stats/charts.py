@@ -81,8 +81,8 @@ def endings(f: Figures) -> Chart:
     bars = [
         Bar(
             label=label,
-            value=number_format(count),
-            note=capicuas % {"n": number_format(extra)} if extra else "",
+            value=number_format(count, force_grouping=True),
+            note=capicuas % {"n": number_format(extra, force_grouping=True)} if extra else "",
             segments=_segments([(tone, count)], scale),
         )
         for label, tone, count, extra, always in rows
@@ -103,13 +103,13 @@ def passes(f: Figures) -> Chart:
         [
             Bar(
                 _("Forced on opponents"),
-                number_format(f.passes_forced),
+                number_format(f.passes_forced, force_grouping=True),
                 note(f.passes_forced),
                 _segments([(WON, f.passes_forced)], scale),
             ),
             Bar(
                 _("Suffered"),
-                number_format(f.passes_suffered),
+                number_format(f.passes_suffered, force_grouping=True),
                 note(f.passes_suffered),
                 _segments([(LOST, f.passes_suffered)], scale),
             ),
@@ -129,8 +129,8 @@ def _won_lost(label: str, f: Figures, scale: int, note: str = "") -> Bar:
 
 def _hands_note(f: Figures) -> str:
     return _("hands: %(hands)s · won: %(won)s") % {
-        "hands": number_format(f.hands),
-        "won": number_format(f.hands_won),
+        "hands": number_format(f.hands, force_grouping=True),
+        "won": number_format(f.hands_won, force_grouping=True),
     }
 
 
@@ -154,11 +154,13 @@ def partners(stats: RuleSetStats, limit: int = 10) -> Chart:
     for partner in shown:
         f = partner.figures
         name = partner.name or _("Bots and guests")
-        matches = _("matches won: %(won)s of %(n)s") % {
-            "won": number_format(f.matches_won),
-            "n": number_format(f.matches),
-        }
-        bars.append(_won_lost(name, f, scale, f"{_hands_note(f)} · {matches}"))
+        note = _hands_note(f)
+        if f.matches:
+            note += " · " + _("matches won: %(won)s of %(n)s") % {
+                "won": number_format(f.matches_won, force_grouping=True),
+                "n": number_format(f.matches, force_grouping=True),
+            }
+        bars.append(_won_lost(name, f, scale, note))
     return Chart(_("Partners"), bars, legend=True)
 
 

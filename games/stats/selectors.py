@@ -1,7 +1,8 @@
 """A player's statistics, read in one query whatever the number of hands.
 
-One SQL statement adds up the player's `HandStat` rows three ways at once (GROUPING SETS):
-per rule set, per rule set and partner, per rule set and opening tile. Every figure of the
+One SQL statement adds up the player's tallies (`Tally`: a few rows per player, kept in step
+with the hands) three ways at once (GROUPING SETS): per rule set, per rule set and partner,
+per rule set and opening tile. Every figure of the
 page and of the API comes from its answer; the totals over all rule sets are sums of the
 rule sets' figures (a match is played under one rule set).
 """
@@ -13,30 +14,7 @@ from django.db import connection
 
 from league.models import Player
 
-from .models import HandStat
-
-# The counted columns of the query, in order; each is a field of `Figures`.
-_COUNTS = {
-    "hands": "COUNT(*)",
-    "hands_won": "COUNT(*) FILTER (WHERE s.result = 1)",
-    "hands_lost": "COUNT(*) FILTER (WHERE s.result = -1)",
-    "matches": "COUNT(*) FILTER (WHERE s.match_result <> 0)",
-    "matches_won": "COUNT(*) FILTER (WHERE s.match_result = 1)",
-    "matches_lost": "COUNT(*) FILTER (WHERE s.match_result = -1)",
-    "dominoes_won": "COUNT(*) FILTER (WHERE s.ended = 'domino' AND s.result = 1)",
-    "dominoes_lost": "COUNT(*) FILTER (WHERE s.ended = 'domino' AND s.result = -1)",
-    "capicuas_won": "COUNT(*) FILTER (WHERE s.capicua AND s.result = 1)",
-    "capicuas_lost": "COUNT(*) FILTER (WHERE s.capicua AND s.result = -1)",
-    "tranques_won": "COUNT(*) FILTER (WHERE s.ended = 'block' AND s.result = 1)",
-    "tranques_lost": "COUNT(*) FILTER (WHERE s.ended = 'block' AND s.result = -1)",
-    "tranques_tied": "COUNT(*) FILTER (WHERE s.ended = 'block' AND s.result = 0)",
-    "awarded_won": "COUNT(*) FILTER (WHERE s.ended = 'award' AND s.result = 1)",
-    "awarded_lost": "COUNT(*) FILTER (WHERE s.ended = 'award' AND s.result = -1)",
-    "passes_forced": "COALESCE(SUM(s.passes_forced), 0)",
-    "passes_suffered": "COALESCE(SUM(s.passes_suffered), 0)",
-    "points_won": "COALESCE(SUM(s.points) FILTER (WHERE s.result = 1), 0)",
-    "opened": "COUNT(*) FILTER (WHERE s.opening <> '')",
-}
+from .models import TALLIED, Tally
 
 
 @dataclass
@@ -133,19 +111,24 @@ class Statistics:
 @cache
 def _sql() -> str:
     quote = connection.ops.quote_name
-    stat, player = quote(HandStat._meta.db_table), quote(Player._meta.db_table)
-    counts = ", ".join(_COUNTS.values())
+    tally, player = quote(Tally._meta.db_table), quote(Player._meta.db_table)
+    names = [f.name for f in fields(Figures)]
+    sums = {name: f"SUM(t.{name})" for name in TALLIED}
+    sums["matches"] = "SUM(t.matches_won + t.matches_lost)"
+    summed = ", ".join(f"{sums[name]} AS {name}" for name in names)
+    # Added up first, named after: the partners' names are looked up once per partner.
     return (
-        "SELECT s.rule_set, GROUPING(s.partner_id, s.opening) AS grouped, s.pairs,"
-        " s.partner_id, p.display_name, s.opening, "
-        f"{counts} FROM {stat} s LEFT JOIN {player} p ON p.id = s.partner_id"
-        " WHERE s.player_id = %s GROUP BY GROUPING SETS ("
-        "(s.rule_set), (s.rule_set, s.pairs, s.partner_id, p.display_name),"
-        " (s.rule_set, s.opening)) ORDER BY s.rule_set"
+        f"SELECT g.rule_set, g.grouped, g.pairs, g.partner_key, p.display_name, g.opening,"
+        f" {', '.join(names)} FROM (SELECT t.rule_set,"
+        " GROUPING(t.partner_key, t.opening) AS grouped, t.pairs, t.partner_key, t.opening,"
+        f" {summed} FROM {tally} t WHERE t.player_id = %s GROUP BY GROUPING SETS ("
+        "(t.rule_set), (t.rule_set, t.pairs, t.partner_key), (t.rule_set, t.opening))"
+        f" HAVING SUM(t.hands) > 0) g LEFT JOIN {player} p ON p.id = g.partner_key"
+        " ORDER BY g.rule_set"
     )
 
 
-# GROUPING(partner_id, opening): 3 both aggregated (the rule set), 1 per partner, 2 per opening
+# GROUPING(partner_key, opening): 3 both added up (the rule set), 1 per partner, 2 per opening
 _RULE_SET, _PARTNER, _OPENING = 3, 1, 2
 
 
@@ -158,7 +141,8 @@ def statistics(player_id: int) -> Statistics:
     overall = RuleSetStats("")
     partners: dict[int | None, Partner] = {}
     openings: dict[str, Opening] = {}
-    for rule_set, grouped, pairs, partner_id, name, opening, *counts in rows:
+    for rule_set, grouped, pairs, partner_key, name, opening, *counts in rows:
+        partner_id = partner_key or None
         figures = Figures(*counts)
         stats = by_rule_set.setdefault(rule_set, RuleSetStats(rule_set))
         if grouped == _RULE_SET:

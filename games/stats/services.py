@@ -7,10 +7,11 @@ written again from the hand record as the latest ruling left it (games/engine/fa
 """
 
 from datetime import datetime
+from functools import cache
 from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q
 
 from config.celery import queue_on_commit
@@ -21,7 +22,7 @@ from games.models import Action, Hand, Seat, Table
 from league.accounts import player_for
 from league.models import Match, Result
 
-from .models import HandStat
+from .models import TALLIED, HandStat, Tally, contribution, tally_key
 
 HAND_TASK = "stats.count_live_hand"
 MATCH_TASK = "stats.count_league_match"
@@ -101,6 +102,73 @@ def _rows(
     return rows
 
 
+# ---------------------------------------------------------------- writing
+
+
+@cache
+def _delete_sql(column: str) -> str:
+    table = connection.ops.quote_name(HandStat._meta.db_table)
+    returned = ", ".join(f.column for f in _RETURNED)
+    return f"DELETE FROM {table} WHERE {column} = %s RETURNING {returned}"
+
+
+_RETURNED = [
+    HandStat._meta.get_field(name)
+    for name in (
+        "player",
+        "rule_set",
+        "pairs",
+        "partner",
+        "opening",
+        "ended",
+        "result",
+        "capicua",
+        "points",
+        "passes_forced",
+        "passes_suffered",
+        "match_result",
+    )
+]
+
+
+@cache
+def _upsert_sql(groups: int) -> str:
+    table = connection.ops.quote_name(Tally._meta.db_table)
+    keys = ["player_id", "rule_set", "pairs", "partner_key", "opening"]
+    values = ", ".join(["(" + ", ".join(["%s"] * (len(keys) + len(TALLIED))) + ")"] * groups)
+    added = ", ".join(f"{c} = {table}.{c} + EXCLUDED.{c}" for c in TALLIED)
+    return (
+        f"INSERT INTO {table} ({', '.join(keys + list(TALLIED))}) VALUES {values}"
+        f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {added}"
+    )
+
+
+def _add(deltas: dict[tuple, dict[str, int]], rows: list[HandStat], sign: int) -> None:
+    for row in rows:
+        delta = deltas.setdefault(tally_key(row), dict.fromkeys(TALLIED, 0))
+        for column, value in contribution(row).items():
+            delta[column] += sign * value
+
+
+def _replace(column: str, value: int, rows: list[HandStat]) -> None:
+    """Replace the rows of one hand or league match (`column` = `value`) with `rows`, and
+    move the players' tallies by the difference, in one transaction: a recount that finds
+    what was there changes no tally."""
+    deltas: dict[tuple, dict[str, int]] = {}
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(_delete_sql(column), [value])
+        old = [
+            HandStat(**dict(zip((f.attname for f in _RETURNED), r, strict=True))) for r in cursor
+        ]
+        HandStat.objects.bulk_create(rows)
+        _add(deltas, old, -1)
+        _add(deltas, rows, +1)
+        changed = sorted((k, d) for k, d in deltas.items() if any(d.values()))
+        if changed:
+            params = [x for key, delta in changed for x in (*key, *(delta[c] for c in TALLIED))]
+            cursor.execute(_upsert_sql(len(changed)), params)
+
+
 # ---------------------------------------------------------------- live tables
 
 
@@ -163,9 +231,7 @@ def count_live_hand(hand_id: int) -> int:
     for row in rows:
         side = row.seat % 2 if row.pairs else row.seat
         row.match_result = _forfeit_result(table, hand, side, row.match_result)
-    with transaction.atomic():
-        HandStat.objects.filter(hand=hand).delete()
-        HandStat.objects.bulk_create(rows)
+    _replace("hand_id", hand.pk, rows)
     return len(rows)
 
 
@@ -215,9 +281,7 @@ def count_league_match(match_id: int) -> int:
     online = Table.objects.filter(fixture_id=match.pk).exists()
     if result is not None and match.entry_b_id is not None and not online:
         rows = _league_rows(match, result)
-    with transaction.atomic():
-        HandStat.objects.filter(league_match=match).delete()
-        HandStat.objects.bulk_create(rows)
+    _replace("league_match_id", match.pk, rows)
     return len(rows)
 
 
@@ -256,8 +320,9 @@ def _league_rows(match: Match, result: Result) -> list[HandStat]:
 
 
 def backfill(batch: int = 500) -> tuple[int, int]:
-    """Count every stored live hand and every league match with a result: (hands, matches).
-    Idempotent; what it writes is what the tasks would have written."""
+    """Count every stored live hand and every league match with a result, then add the
+    tallies up again: (hands, matches). Idempotent; what it writes is what the tasks would
+    have written."""
     hands = matches = 0
     ids = Hand.objects.order_by("pk").values_list("pk", flat=True)
     for hand_id in ids.iterator(chunk_size=batch):
@@ -271,4 +336,27 @@ def backfill(batch: int = 500) -> tuple[int, int]:
     for match_id in with_results.iterator(chunk_size=batch):
         count_league_match(match_id)
         matches += 1
+    rebuild_tallies()
     return hands, matches
+
+
+def rebuild_tallies() -> int:
+    """Add every player's tallies up again from their hands' rows (a repair: the tasks keep
+    them in step); the number of tallies. Counting waits meanwhile."""
+    quote = connection.ops.quote_name
+    with transaction.atomic(), connection.cursor() as cursor:
+        for model in (HandStat, Tally):
+            cursor.execute(f"LOCK TABLE {quote(model._meta.db_table)} IN EXCLUSIVE MODE")
+        Tally.objects.all().delete()
+        deltas: dict[tuple, dict[str, int]] = {}
+        for start in range(0, HandStat.objects.count(), 5000):
+            _add(deltas, list(HandStat.objects.order_by("pk")[start : start + 5000]), +1)
+        keys = ("player_id", "rule_set", "pairs", "partner_key", "opening")
+        Tally.objects.bulk_create(
+            (
+                Tally(**dict(zip(keys, key, strict=True)), **counts)
+                for key, counts in deltas.items()
+            ),
+            batch_size=2000,
+        )
+    return len(deltas)

@@ -1,7 +1,10 @@
-"""Celery tasks of the statistics: thin callers of the services, each with a fixed name."""
+"""Celery tasks of the statistics: thin callers of the services, each with a fixed name.
+
+Two counts of one hand at once: the second one's rows clash with the first's (IntegrityError)
+and it runs again, replacing them."""
 
 from celery import shared_task
-from django.db import OperationalError
+from django.db import IntegrityError, OperationalError
 
 from . import services
 
@@ -9,7 +12,7 @@ from . import services
 @shared_task(
     name=services.HAND_TASK,
     ignore_result=True,
-    autoretry_for=(OperationalError,),
+    autoretry_for=(OperationalError, IntegrityError),
     retry_backoff=True,
     max_retries=5,
 )
@@ -21,7 +24,7 @@ def count_live_hand(hand_id: int) -> int:
 @shared_task(
     name=services.MATCH_TASK,
     ignore_result=True,
-    autoretry_for=(OperationalError,),
+    autoretry_for=(OperationalError, IntegrityError),
     retry_backoff=True,
     max_retries=5,
 )

@@ -8,7 +8,7 @@ from games.engine import adjudicate, replay
 from games.models import Table
 from games.services import tables
 from games.stats import services
-from games.stats.models import HandStat
+from games.stats.models import TALLIED, HandStat, Tally, contribution, tally_key
 from games.stats.selectors import statistics
 from league.services import results
 from tests.referee.conftest import build_referees, corrected_record
@@ -165,3 +165,44 @@ def test_backfill_counts_everything_once(four):
     assert statistics(four.pedro.pk).overall.figures.hands == 4
     services.backfill()
     assert HandStat.objects.count() == 16
+
+
+def assert_tallies_match_the_hands() -> None:
+    """The tallies are what the hands' rows add up to, group by group."""
+    expected: dict = {}
+    for row in HandStat.objects.all():
+        total = expected.setdefault(tally_key(row), dict.fromkeys(TALLIED, 0))
+        for column, value in contribution(row).items():
+            total[column] += value
+    found = {
+        (t.player_id, t.rule_set, t.pairs, t.partner_key, t.opening): {
+            c: getattr(t, c) for c in TALLIED
+        }
+        for t in Tally.objects.all()
+        if any(getattr(t, c) for c in TALLIED)
+    }
+    assert found == expected
+
+
+def test_the_tallies_follow_every_count_recount_and_ruling(
+    four, eager, django_capture_on_commit_callbacks
+):
+    hands = play_the_three_tables(four)
+    assert_tallies_match_the_hands()
+    for hand in hands:
+        services.count_live_hand(hand.pk)
+    assert_tallies_match_the_hands()
+    HandStat.objects.filter(hand=hands[0]).delete()  # lost rows: the backfill repairs them
+    Tally.objects.all().delete()
+    services.backfill()
+    assert_tallies_match_the_hands()
+    refs = build_referees("tally")
+    with django_capture_on_commit_callbacks(execute=True):
+        results.confirm_result(refs.b[0], refs.result)
+    dispute = disputes.open_result_dispute(refs.b[0], refs.match, 1, 1, "He held 5-2.")
+    with django_capture_on_commit_callbacks(execute=True):
+        disputes.rule(
+            refs.league.referee, dispute, "correct", "5-2 fits.", record=corrected_record()
+        )
+    assert_tallies_match_the_hands()
+    assert HandStat.objects.filter(league_match=refs.match).count() == 4
