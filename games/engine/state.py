@@ -78,13 +78,13 @@ _FIT: tuple[int, ...] = tuple(SUIT[c & 7] if c & 7 < 7 else 0 for c in range(32)
 # Action codes, the small ints of the rules loop's policies (`play_out`): a play is
 # tile | (end + 1) << 5 (end -1: the opening, named without an end), and PASS_CODE and
 # DRAW_CODE the other two. CODE_NAME[code] is the action string, `_DECODE[code]` its
-# parsed form (as ACTIONS gives it).
+# parsed form (as ACTIONS gives it) and the string.
 PASS_CODE, DRAW_CODE = 5 << 5, 5 << 5 | 1
 CODE_NAME: tuple[str, ...] = tuple(
     (NAME[c & 31] if c < 32 else f"{NAME[c & 31]}@{END_NAMES[(c >> 5) - 1]}") if c & 31 < 28 else ""
     for c in range(PASS_CODE)
 ) + ("pass", "draw")
-_DECODE = tuple(ACTIONS.get(name) for name in CODE_NAME)
+_DECODE = tuple(ACTIONS[name] + (name,) if name else None for name in CODE_NAME)
 _PASS_ONLY, _DRAW_ONLY = (PASS_CODE,), (DRAW_CODE,)
 _FOREVER = itertools.repeat(None)  # what `play_out` loops over: it stops when the hand ends
 
@@ -743,7 +743,7 @@ def _run(
     hands = [*hands]  # changed in place, a tuple again at the end
     if policy is not None:
         line = [*line]  # a whole hand's line grows in place (one action: a tuple is cheaper)
-        codes: list[int] = []  # the actions `policy` chose
+        chosen: list[str] = []  # the actions `policy` chose
         on_left, on_right, on_up, on_down = _CODES
         fit = _FIT
     error, done = None, -1
@@ -774,9 +774,8 @@ def _run(
                     legal = (setup.forced,)
                 else:
                     legal = tuple(tiles_of(hand & DOUBLES if setup.need_double else hand))
-                code = policy(legal)
-                codes.append(code)
-                kind, tile, end, first = _DECODE[code]
+                kind, tile, end, first, name = _DECODE[policy(legal)]
+                chosen.append(name)
             if kind != _PLAY:  # a pass or a draw
                 if kind == _PASS:
                     if not line:
@@ -906,7 +905,7 @@ def _run(
             raise  # a policy that chose an action it was not offered
         error, actions = e, actions[:done]
     if policy is not None:
-        actions = tuple(map(CODE_NAME.__getitem__, codes))
+        actions = tuple(chosen)
     return (
         _new(
             HandState,
