@@ -6,17 +6,20 @@ Needs PostgreSQL (and Redis for the cache, as in production): BENCH_DATABASE_URL
 postgres://postgres@127.0.0.1:5432/capicua_bench_api) names a database that the script creates
 and drops (`--keep` leaves it, and the next run reuses it); BENCH_REDIS_URL (default
 redis://127.0.0.1:6379/9) is flushed. The event is a Swiss tournament of `pairs` pairs with
-`rounds` published rounds, all but the last played.
+`rounds` published rounds, all but the last played, and its tables ANALYZEd (as autovacuum
+keeps a server's: freshly bulk-filled tables are otherwise planned as if empty).
 
 The production server (granian, 2 workers, DEBUG off) serves on loopback, connecting to
 PostgreSQL per request. In the same run and on the same server an asyncio client keeps 1, 8
 and 32 connections busy for `seconds` on each of: a static file (WhiteNoise, in the same
-processes), the standings (after the first request, from the cache), the standings
-revalidated with `If-None-Match` (304), and the fixtures of the last round (250 matches in one
-page, read from the database on every request). It prints each one's requests per second,
-p50 and p99 latency, and its throughput as a share of the static file's. The server's rate
-limits are off (API_RATE_ANON empty), so the benchmark never measures its own 429s. The
-server's process group is stopped whatever happens.
+processes), the standings (after the first request, from the cache: an anonymous read is
+answered by league.api.http.CachedStandingsMiddleware before authentication and DRF), the
+standings revalidated with `If-None-Match` (304), and the fixtures of the last round (250
+matches in one page, read from the database on every request). It prints each one's
+requests per second, p50 and p99 latency, and its throughput as a share of the static
+file's. The server's rate limits are off (API_RATE_ANON empty), so the benchmark never
+measures its own 429s. The server's process group is stopped whatever happens (SIGTERM
+and SIGHUP included).
 """
 
 import argparse
@@ -82,6 +85,7 @@ def build(pairs: int, rounds: int) -> str:
     call_command("collectstatic", interactive=False, verbosity=0)
     from django.contrib.auth import get_user_model
     from django.core.cache import cache
+    from django.db import connection
     from django.utils import timezone
 
     from league.models import Entry, Event, Match, Membership, Organisation, Player, Result, Round
@@ -144,6 +148,10 @@ def build(pairs: int, rounds: int) -> str:
                 for a in [rng.random() < 0.5]
             )
     Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
+    with connection.cursor() as cursor:
+        # The planner's statistics, as autovacuum keeps them on a server in use: without
+        # them, tables just filled in bulk are planned as if empty.
+        cursor.execute("ANALYZE")
     return event.slug
 
 
@@ -282,7 +290,19 @@ def targets(port: int, slug: str, rounds: int) -> list[Target]:
     ]
 
 
+def stop_on_signals() -> None:
+    """SIGTERM and SIGHUP end the run as an exception would, so `finally` stops the server
+    (which runs in a session of its own, out of reach of a signal to this process's group)."""
+
+    def stop(signum, frame):
+        raise SystemExit(128 + signum)
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, stop)
+
+
 def main() -> None:
+    stop_on_signals()
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pairs", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=9)

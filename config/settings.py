@@ -107,6 +107,8 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "league.api.http.ReadCorsMiddleware",
     "config.api.ApiErrorMiddleware",
+    # Anonymous reads of cached standings, answered before authentication and DRF.
+    "league.api.http.CachedStandingsMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -222,7 +224,7 @@ if REDIS_URL:
     }
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_PREFIX", "capicua"),
         }

@@ -138,6 +138,14 @@ class AnonRateThrottle(ClientAddress, throttling.AnonRateThrottle):
     """Anonymous callers, per client address (rate `anon`)."""
 
 
+class AnonymousCallerThrottle(AnonRateThrottle):
+    """The `anon` rate (the same counter) for a caller known to be anonymous before
+    authentication has run (no key, no session): league.api.http's cached standings."""
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
 class BadKeyThrottle(ClientAddress, throttling.SimpleRateThrottle):
     """Requests with a key that is not valid, per client address (rate `bad_key`): guessing
     keys meets a 429 long before it could find one."""

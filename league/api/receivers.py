@@ -4,16 +4,16 @@ between may have cached the old tables)."""
 
 from typing import Any
 
-from django.core.cache import cache
 from django.db import transaction
-from django.db.models.signals import post_save
+from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.urls import reverse
 
 from league.models import AuditEntry, Entry, Event, Match, Result, Round
 from league.signals import result_confirmed, standings_changed
 
-from . import serializers, views, webhooks
+from . import serializers, webhooks
+from .http import forget_kept_standings
 from .models import Webhook
 
 Topic = Webhook.Topic
@@ -121,10 +121,11 @@ def on_audited(sender, instance: AuditEntry, created: bool, raw: bool = False, *
 
 @receiver(standings_changed, dispatch_uid="api.standings")
 def forget_standings(sender, event: Event, **kwargs) -> None:
-    cache.delete(views.standings_cache_key(event.slug))
+    forget_kept_standings(event.slug)
 
 
 @receiver(post_save, sender=Event, dispatch_uid="api.event")
+@receiver(post_delete, sender=Event, dispatch_uid="api.event-deleted")
 def forget_event_standings(sender, instance: Event, raw: bool = False, **kwargs) -> None:
     if not raw:
         forget_standings(sender, instance)

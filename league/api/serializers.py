@@ -4,6 +4,7 @@ import datetime
 from typing import Any
 
 from django.db import models
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.fields import empty
@@ -32,18 +33,20 @@ from .models import Delivery, Webhook
 MAX_ID = 2**63 - 1
 
 
+def rfc3339(value: datetime.datetime) -> str:
+    """An aware time in RFC 3339, in its own zone, or in UTC where that zone's offset then
+    had seconds (local mean time, such as -04:39:36 in Santo Domingo before 1890)."""
+    if value.utcoffset().total_seconds() % 60:
+        value = value.astimezone(datetime.UTC)
+    text = value.isoformat()
+    return text.removesuffix("+00:00") + "Z" if text.endswith("+00:00") else text
+
+
 class DateTimeField(serializers.DateTimeField):
-    """Always RFC 3339: in the site's time zone, or in UTC where that zone's offset then had
-    seconds (local mean time, such as -04:39:36 in Santo Domingo before 1890)."""
+    """Always RFC 3339, in the site's time zone (see `rfc3339`)."""
 
     def to_representation(self, value: datetime.datetime | None) -> str | None:
-        if value is None:
-            return None
-        value = self.enforce_timezone(value)
-        if value.utcoffset().total_seconds() % 60:
-            value = value.astimezone(datetime.UTC)
-        text = value.isoformat()
-        return text.removesuffix("+00:00") + "Z" if text.endswith("+00:00") else text
+        return None if value is None else rfc3339(self.enforce_timezone(value))
 
 
 class ModelSerializer(serializers.ModelSerializer):
@@ -426,8 +429,7 @@ def match_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         .values("match", *CurrentResultSerializer.Meta.fields)
     ):
         current.setdefault(result.pop("match"), result)
-    fields = MatchSerializer().fields
-    scheduled, updated = fields["scheduled"].to_representation, fields["updated"].to_representation
+    zone = timezone.get_current_timezone()  # as DateTimeField's, once for the page
     return [
         {
             "id": row["id"],
@@ -444,10 +446,10 @@ def match_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             ),
             "table": row["table"],
             "venue": row["venue"],
-            "scheduled": scheduled(row["scheduled"]) if row["scheduled"] else None,
+            "scheduled": rfc3339(row["scheduled"].astimezone(zone)) if row["scheduled"] else None,
             "status": row["status"],
             "result": current.get(row["id"]),
-            "updated": updated(row["updated"]),
+            "updated": rfc3339(row["updated"].astimezone(zone)),
         }
         for row in rows
     ]

@@ -9,7 +9,6 @@ import json
 
 import django_filters
 from django import forms
-from django.core.cache import cache
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
@@ -41,13 +40,18 @@ from league.tournaments.services import standings as tournament_standings
 from . import serializers as s
 from . import services as hooks
 from .auth import THROTTLES, ApiKeyAuthentication, KeyScope, api_key, check_scope, may_see
-from .http import ConditionalGetMixin, conditional, freeze
+from .http import (
+    ConditionalGetMixin,
+    conditional,
+    freeze,
+    keep_standings,
+    kept_standings,
+)
 from .live import event_scores, match_score, score_stream
 from .models import Delivery, Webhook
 from .serializers import MAX_ID
 
 SLUG = "[-a-zA-Z0-9_]{1,80}"
-STANDINGS_CACHED = 60 * 60 * 24
 CURRENT = Prefetch(
     "results",
     queryset=Result.objects.exclude(status__in=[Result.Status.SUPERSEDED, Result.Status.REJECTED]),
@@ -380,21 +384,20 @@ class EventViewSet(
         its ETag until something they show changes: a request whose `If-None-Match` matches
         gets 304 without touching the database."""
         wanted = _valid(s.DivisionFilterSerializer, request, request.query_params)["division"]
-        if request.accepted_renderer.format != "json":
+        renderer = request.accepted_renderer
+        if renderer.format != "json" or request.accepted_media_type != renderer.media_type:
+            # Another representation (the browsable API, indented JSON) is not kept.
             return Response(standings_body(self.get_object(), wanted))
-        key = standings_cache_key(slug)
-        variants = cache.get(key) or {}
-        rendered = variants.get(wanted)
-        if rendered is None:
-            event = self.get_object()
-            body = request.accepted_renderer.render(
-                standings_body(event, wanted),
-                request.accepted_media_type,
-                self.get_renderer_context(),
-            )
-            rendered = freeze(request, body, request.accepted_media_type)
-            if still_current(event):
-                cache.set(key, {**variants, wanted: rendered}, STANDINGS_CACHED)
+        kept = kept_standings(request, slug, wanted)
+        if kept is not None:
+            return kept
+        event = self.get_object()
+        body = renderer.render(
+            standings_body(event, wanted), request.accepted_media_type, self.get_renderer_context()
+        )
+        rendered = freeze(request, body, request.accepted_media_type)
+        if still_current(event):
+            keep_standings(slug, wanted, rendered, event.results_version)
         return conditional(request, rendered)
 
     # Running a Swiss tournament: the same services as the organiser's dashboard.
@@ -565,10 +568,6 @@ def bracket_body(bracket: Bracket) -> dict:
         "slots": [vars(slot) for slot in brackets.bracket_view(bracket)],
     }
     return s.BracketSerializer(body).data
-
-
-def standings_cache_key(slug: str) -> str:
-    return f"api:standings:{slug}"
 
 
 def standings_body(event: Event, division: int | None) -> dict:
