@@ -17,6 +17,7 @@ from .event_views import _event, refused
 from .models import Event, Match, Result, Round
 from .permissions import can, require
 from .services import fixtures, results, standings
+from .tournaments.models import Bracket
 from .tournaments.services.standings import individual_table, pairs_standings
 
 
@@ -162,14 +163,18 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     then the standings."""
     event = _event(request, slug)
     published = Round.objects.filter(event=event, matches__isnull=False).distinct()
-    round_ = (
-        published.filter(matches__status=Match.Status.SCHEDULED).order_by("number", "pk").first()
-        or published.order_by("-number", "-pk").first()
-    )
+    in_play = published.filter(matches__status=Match.Status.SCHEDULED).order_by("number", "pk")
+    round_ = in_play.first() or published.order_by("-number", "-pk").first()
+    rounds = [round_] if round_ is not None else []
+    bracket = Bracket.objects.filter(event=event).first()
+    if bracket is not None and round_ is not None and round_.number >= bracket.first_round:
+        # A bracket plays several of its rounds at once (a final and the third-place match,
+        # the winners' and the losers' rounds).
+        rounds = list(in_play.filter(number__gte=bracket.first_round)) or rounds
     matches = []
-    if round_ is not None:
+    if rounds:
         matches = list(
-            round_.matches.filter(parent__isnull=True)
+            Match.objects.filter(round__in=rounds, parent__isnull=True)
             .select_related("entry_a", "entry_b")
             .prefetch_related(
                 Prefetch(
@@ -178,7 +183,8 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
                     to_attr="confirmed",
                 )
             )
-            .order_by(F("table").asc(nulls_last=True), "pk")
+            .select_related("round")
+            .order_by("round__number", F("table").asc(nulls_last=True), "pk")
         )
     table = _projector_standings(event)
     return render(
@@ -187,6 +193,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "event": event,
             "round": round_,
+            "rounds": rounds,
             "matches": matches,
             "standings": table,
             "played": any(row["played"] for row in table),

@@ -1,4 +1,5 @@
 import pytest
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.utils import translation
 
@@ -167,3 +168,32 @@ def test_round_names_are_kept_in_english_and_shown_in_the_readers_language(build
         assert str(round_) == "Quartas de final"
         assert str(Round(name="Losers' round 2", number=5)) == "Chave dos perdedores: rodada 2"
     assert str(Round(name="Noche de gala", number=1)) == "Noche de gala"  # a name typed stays
+
+
+@pytest.mark.parametrize(
+    ("fmt", "options"), [("single_elimination", {"third_place": True}), ("double_elimination", {})]
+)
+def test_bracket_matches_played_at_once_sit_at_different_tables(
+    build_event, confirmed, fmt, options
+):
+    data = build_event(fmt, 8, **options)
+    bracket = brackets.create_bracket(data.organiser, data.event)
+    for _ in range(16):
+        to_play = Match.objects.filter(event=data.event, status=Match.Status.SCHEDULED)
+        tables = list(to_play.values_list("table", flat=True))
+        assert len(tables) == len(set(tables)) and None not in tables
+        if not to_play:
+            break
+        confirmed(data, to_play.first())
+    assert all(v.winner for v in bracket_view(bracket) if v.needed)
+
+
+def test_the_projector_shows_every_bracket_round_in_play(build_event, confirmed, client):
+    data = build_event(Event.Format.SINGLE_ELIMINATION, 4, third_place=True)
+    brackets.create_bracket(data.organiser, data.event)
+    for semi in list(Match.objects.filter(event=data.event)):
+        confirmed(data, semi)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    page = client.get(f"/events/{data.event.slug}/projector/").content.decode()
+    assert "Final · Encuentro por el tercer puesto" in page
+    assert page.count('class="round-name"') == 2

@@ -15,7 +15,6 @@ from collections.abc import Collection, Hashable
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Max
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -216,7 +215,7 @@ def sync(bracket: Bracket) -> None:
                     number=numbers[m.stage, m.round],
                     defaults={"name": round_name(m, shape)},
                 )
-                table = (round_.matches.aggregate(last=Max("table"))["last"] or 0) + 1
+                table = _free_table(bracket)
                 match = Match.objects.create(
                     event=event,
                     round=round_,
@@ -237,6 +236,20 @@ def sync(bracket: Bracket) -> None:
             match.entry_a_id, match.entry_b_id = state.home, state.away
             match.save(update_fields=["entry_a", "entry_b"])
     Round.objects.filter(event=event, number__gte=bracket.first_round, matches=None).delete()
+
+
+def _free_table(bracket: Bracket) -> int:
+    """The lowest table no bracket match still to play sits at: the rounds a bracket plays
+    at once (a final and the third-place match, the winners' and the losers' rounds) share
+    the room."""
+    taken = set(
+        Match.objects.filter(
+            event=bracket.event,
+            round__number__gte=bracket.first_round,
+            status__in=(Match.Status.SCHEDULED, Match.Status.POSTPONED),
+        ).values_list("table", flat=True)
+    )
+    return next(n for n in range(1, len(taken) + 2) if n not in taken)
 
 
 def build(user, event: Event, kind: str, seeds: list[Entry], first_round: int) -> Bracket:
