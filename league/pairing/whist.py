@@ -28,13 +28,16 @@ themselves). Base rounds come from:
   some as Z-cyclic *patterned starter* whist (partners x and -x; Finizio's ZCPS-Wh), the rest
   by simulated annealing on the difference counts, over Z_m, and over Z_3 x Z_3 for 9 players
   (no Z-cyclic Wh(9) exists). The tests check each of them. The search that found the newer
-  ones is tools/whist_search.c; for 64 players its base round over Z_63 is invariant under
-  the multiplier x -> 4x (the usual multiplier reduction for cyclic designs: a fixed table
-  (inf, 0) v (21, 42) and five tables with their images under x4 and x16), which makes the
-  search take seconds. Patterned starters cannot serve 52, 56, 57, 60 or 64 players: summing
-  the squares of the opponent differences of ``(x, -x) v (y, -y)`` tables, (x + y)^2 +
-  (x - y)^2 = 2(x^2 + y^2), forces sum(c^2 over the classes ±c) = 0 (4n + 1) or y0^2
-  (4n, y0 opposing infinity) modulo m, which fails for m = 51, 55, 57, 59, 63.
+  ones (52, 56, 57, 64) is tools/whist_search.c, over base rounds invariant under a
+  multiplier x -> ux (the usual multiplier reduction for cyclic designs), which makes it take
+  seconds: for 64 players over Z_63, u = 4 (order 3; a fixed table (inf, 0) v (21, 42) and
+  five tables with their images under x4 and x16); for 52, 56 and 57, an involution (u = 16
+  mod 51, 21 mod 55, 37 mod 57), with tables such as (a, ua) v (b, ub) and (a, b) v (ua, ub)
+  that are their own images, and the points u fixes at tables of their own. Patterned
+  starters cannot serve 52, 56, 57, 60 or 64 players: summing the squares of the opponent
+  differences of ``(x, -x) v (y, -y)`` tables, (x + y)^2 + (x - y)^2 = 2(x^2 + y^2), forces
+  sum(c^2 over the classes ±c) = 0 (4n + 1) or y0^2 (4n, y0 opposing infinity) modulo m,
+  which fails for m = 51, 55, 57, 59, 63.
 
 So no search runs in a request: a schedule is built in milliseconds from its base round.
 """
