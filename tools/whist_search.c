@@ -136,13 +136,17 @@ int main(int argc, char **argv) {
         else if (size == 1) fixed[nfixed++] = x, fixed_points++;
         else return fprintf(stderr, "an orbit of size %d\n", size), 2;
     }
+    if (count % 4 == 0 && !placed[inf]) { /* infinity, fixed by any multiplier */
+        if (order == 1) free_points[nfree++] = inf;
+        else fixed[nfixed++] = inf, fixed_points++;
+    }
     if (fixed_points) { /* the default fixed table */
-        if (!(order > 1 && count % 4 == 0 && fixed_points == 3 && nfixed == 3)) {
+        if (!(order > 1 && count % 4 == 0 && fixed_points == 4 && nfixed == 4)) {
             fprintf(stderr, "%d fixed points not seated (FIXED, HALF)\n", fixed_points);
             return 2;
         }
         int f = 2; /* (inf, 0) v (f, -f), in increasing order of f */
-        fixed[0] = inf, fixed[1] = 0, nfixed = 4;
+        fixed[0] = inf, fixed[1] = 0;
         for (int x = 1; x < m; x++)
             if (times(1, x) == x) fixed[f++] = x;
     }
