@@ -1,8 +1,8 @@
 """A player's statistics, read in one query whatever the number of hands.
 
 One SQL statement adds up the player's tallies (`Tally`: a few rows per player, kept in step
-with the hands) three ways at once (GROUPING SETS): per rule set, per rule set and partner,
-per rule set and opening tile. Every figure of the
+with the hands) three ways at once: per rule set, per rule set and partner, per rule set and
+opening tile (plain SQL: PostgreSQL and the embedded SQLite alike). Every figure of the
 page and of the API comes from its answer; the totals over all rule sets are sums of the
 rule sets' figures (a match is played under one rule set).
 """
@@ -108,6 +108,15 @@ class Statistics:
         return next((r for r in self.rule_sets if r.rule_set == rule_set), None)
 
 
+# What each part of the query adds up by: the rule set, its partners, its openings.
+_RULE_SET, _PARTNER, _OPENING = 3, 1, 2
+_PARTS = (
+    (_RULE_SET, "NULL AS pairs, NULL AS partner_key, '' AS opening", "t.rule_set"),
+    (_PARTNER, "t.pairs, t.partner_key, '' AS opening", "t.rule_set, t.pairs, t.partner_key"),
+    (_OPENING, "NULL AS pairs, NULL AS partner_key, t.opening", "t.rule_set, t.opening"),
+)
+
+
 @cache
 def _sql() -> str:
     quote = connection.ops.quote_name
@@ -116,26 +125,23 @@ def _sql() -> str:
     sums = {name: f"SUM(t.{name})" for name in TALLIED}
     sums["matches"] = "SUM(t.matches_won + t.matches_lost)"
     summed = ", ".join(f"{sums[name]} AS {name}" for name in names)
+    parts = " UNION ALL ".join(
+        f"SELECT t.rule_set, {part} AS grouped, {keys}, {summed} FROM {tally} t"
+        f" WHERE t.player_id = %(player)s GROUP BY {by} HAVING SUM(t.hands) > 0"
+        for part, keys, by in _PARTS
+    )
     # Added up first, named after: the partners' names are looked up once per partner.
     return (
-        f"SELECT g.rule_set, g.grouped, g.pairs, g.partner_key, p.display_name, g.opening,"
-        f" {', '.join(names)} FROM (SELECT t.rule_set,"
-        " GROUPING(t.partner_key, t.opening) AS grouped, t.pairs, t.partner_key, t.opening,"
-        f" {summed} FROM {tally} t WHERE t.player_id = %s GROUP BY GROUPING SETS ("
-        "(t.rule_set), (t.rule_set, t.pairs, t.partner_key), (t.rule_set, t.opening))"
-        f" HAVING SUM(t.hands) > 0) g LEFT JOIN {player} p ON p.id = g.partner_key"
-        " ORDER BY g.rule_set"
+        "SELECT g.rule_set, g.grouped, g.pairs, g.partner_key, p.display_name, g.opening,"
+        f" {', '.join(f'g.{n}' for n in names)} FROM ({parts}) g"
+        f" LEFT JOIN {player} p ON p.id = g.partner_key ORDER BY g.rule_set, g.grouped"
     )
-
-
-# GROUPING(partner_key, opening): 3 both added up (the rule set), 1 per partner, 2 per opening
-_RULE_SET, _PARTNER, _OPENING = 3, 1, 2
 
 
 def statistics(player_id: int) -> Statistics:
     """The player's figures, overall and per rule set, with partners and openings."""
     with connection.cursor() as cursor:
-        cursor.execute(_sql(), [player_id])
+        cursor.execute(_sql(), {"player": player_id})
         rows = cursor.fetchall()
     by_rule_set: dict[str, RuleSetStats] = {}
     overall = RuleSetStats("")

@@ -150,16 +150,19 @@ def _add(deltas: dict[tuple, dict[str, int]], rows: list[HandStat], sign: int) -
             delta[column] += sign * value
 
 
-def _replace(column: str, value: int, rows: list[HandStat]) -> None:
+def _replace(column: str, value: int, rows: list[HandStat], counted: bool = True) -> None:
     """Replace the rows of one hand or league match (`column` = `value`) with `rows`, and
     move the players' tallies by the difference, in one transaction: a recount that finds
-    what was there changes no tally."""
+    what was there changes no tally. `counted=False`: the caller saw no rows to replace (a
+    count that raced another finds them and fails on the unique constraints, and runs
+    again)."""
     deltas: dict[tuple, dict[str, int]] = {}
+    old: list[HandStat] = []
+    names = [f.attname for f in _RETURNED]
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(_delete_sql(column), [value])
-        old = [
-            HandStat(**dict(zip((f.attname for f in _RETURNED), r, strict=True))) for r in cursor
-        ]
+        if counted:
+            cursor.execute(_delete_sql(column), [value])
+            old = [HandStat(**dict(zip(names, r, strict=True))) for r in cursor.fetchall()]
         HandStat.objects.bulk_create(rows)
         _add(deltas, old, -1)
         _add(deltas, rows, +1)
@@ -208,10 +211,12 @@ def _forfeit_result(table: Table, hand: Hand, side: int, result: int) -> int:
 def count_live_hand(hand_id: int) -> int:
     """Count one live hand for its players, replacing what was counted before; the number of
     rows written (0 for a hand that is gone, redealt, or played by bots only)."""
-    ruled = Ruling.objects.filter(dispute__live_hand_id=OuterRef("pk"))
     hand = (
         Hand.objects.select_related("table")
-        .annotate(ruled=Exists(ruled))
+        .annotate(
+            ruled=Exists(Ruling.objects.filter(dispute__live_hand_id=OuterRef("pk"))),
+            counted=Exists(HandStat.objects.filter(hand=OuterRef("pk"))),
+        )
         .filter(pk=hand_id)
         .first()
     )
@@ -231,7 +236,7 @@ def count_live_hand(hand_id: int) -> int:
     for row in rows:
         side = row.seat % 2 if row.pairs else row.seat
         row.match_result = _forfeit_result(table, hand, side, row.match_result)
-    _replace("hand_id", hand.pk, rows)
+    _replace("hand_id", hand.pk, rows, counted=hand.counted)
     return len(rows)
 
 
@@ -345,8 +350,9 @@ def rebuild_tallies() -> int:
     them in step); the number of tallies. Counting waits meanwhile."""
     quote = connection.ops.quote_name
     with transaction.atomic(), connection.cursor() as cursor:
-        for model in (HandStat, Tally):
-            cursor.execute(f"LOCK TABLE {quote(model._meta.db_table)} IN EXCLUSIVE MODE")
+        if connection.vendor == "postgresql":  # SQLite has one writer at a time anyway
+            for model in (HandStat, Tally):
+                cursor.execute(f"LOCK TABLE {quote(model._meta.db_table)} IN EXCLUSIVE MODE")
         Tally.objects.all().delete()
         deltas: dict[tuple, dict[str, int]] = {}
         for start in range(0, HandStat.objects.count(), 5000):

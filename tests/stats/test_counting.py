@@ -1,8 +1,6 @@
 """Players' statistics from hand records written out in full, against figures counted by
 hand; counted again, after a referee's ruling, and from league results."""
 
-import pytest
-
 from games.disputes import services as disputes
 from games.engine import adjudicate, replay
 from games.models import Table
@@ -15,8 +13,6 @@ from tests.referee.conftest import build_referees, corrected_record
 
 from .conftest import live_table, store_hand
 from .records import BLOCK, CAPICUA, DOMINO, MATCH_BLOCK
-
-pytestmark = pytest.mark.usefixtures("postgres")
 
 
 def play_the_three_tables(four) -> list:
@@ -103,7 +99,7 @@ def test_a_hand_is_counted_by_its_task_when_stored(four, eager, django_capture_o
 
 
 def test_a_referees_ruling_on_a_live_hand_changes_the_figures(
-    eager, django_capture_on_commit_callbacks
+    db, eager, django_capture_on_commit_callbacks
 ):
     refs = build_referees("live")
     match = refs.match
@@ -129,7 +125,7 @@ def test_a_referees_ruling_on_a_live_hand_changes_the_figures(
 
 
 def test_league_hands_count_once_confirmed_and_follow_a_correction(
-    eager, django_capture_on_commit_callbacks
+    db, eager, django_capture_on_commit_callbacks
 ):
     refs = build_referees("obt")
     a = refs.match.entry_a

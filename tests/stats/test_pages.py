@@ -1,7 +1,6 @@
 """The statistics page of a profile and its API: what they show, in one query for every
 figure whatever the number of hands, and the API's shape, errors and schema."""
 
-import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
@@ -12,8 +11,6 @@ from games.stats.models import HandStat, Tally
 from .conftest import live_table, store_hand
 from .records import BLOCK, CAPICUA, DOMINO
 from .test_counting import play_the_three_tables
-
-pytestmark = pytest.mark.usefixtures("postgres")
 
 
 def page(client, player, query: str = "", language: str = "en"):
