@@ -15,6 +15,7 @@ from django.db import connection
 from django.test import Client
 
 from games.consumers import BURST, RATE_PER_SECOND
+from games.engine import state_from_dict
 from games.engine.tiles import PARSE
 from games.models import Table
 from games.services import tables
@@ -186,25 +187,38 @@ async def play_match(sockets: list[TableSocket], rng, observers: tuple = ()) -> 
             await s.until_version(answer["version"])
 
 
-def held_tiles(record: dict, seat: int | None) -> set[int]:
-    """The tiles a seat may ever see in its own hand during a hand (None: a spectator)."""
-    if seat is None:
-        return set()
-    return {PARSE[t][0] for t in record["deal"][seat] + record.get("boneyard", [])}
+def tile_id(name: str) -> int:
+    return PARSE[name.split("@")[0].split("!")[0]][0]
+
+
+def undrawn(record: dict, actions: int) -> set[int]:
+    """The boneyard tiles nobody had drawn after the first `actions` actions."""
+    drawn = sum(a.startswith("draw") for a in record["actions"][:actions])
+    return {tile_id(t) for t in record.get("boneyard", [])[drawn:]}
 
 
 def assert_no_hidden_tiles(message: dict, records: dict[int, dict]) -> None:
-    """A viewer's message shows no tile outside the line and the viewer's own hand."""
+    """A viewer's message shows no tile still in the boneyard, and, until the hand ends, no
+    tile outside the line and the viewer's own hand: the tiles that seat holds at that point
+    of the record (its drawn tiles included, nobody else's)."""
     hand = message.get("hand")
-    if not hand or hand["status"] in ENDED:
+    if not hand:
         return
-    line = {PARSE[piece["tile"]][0] for piece in hand["line"]}
+    record = records[hand["hand_number"]]
     seen = tiles_in({k: v for k, v in hand.items() if k != "rules"})
     seen |= tiles_in({k: v for k, v in message.items() if k not in ("hand", "table")})
-    allowed = line | held_tiles(records[hand["hand_number"]], message["seat"])
-    assert seen <= allowed, (message["seat"], seen - allowed)
+    assert not seen & undrawn(record, len(hand["actions"])), "a boneyard tile was shown"
+    if hand["status"] in ENDED:
+        return
+    line = {tile_id(piece["tile"]) for piece in hand["line"]}
+    own: set[int] = set()
     if message["seat"] is not None:
-        assert {PARSE[t][0] for t in hand["hand"]} <= allowed
+        steps = {"actions": hand["actions"], "declarations": hand["declarations"]}
+        held = state_from_dict(record | steps).hands[message["seat"]]
+        own = {t for t in range(28) if held >> t & 1}
+        assert {tile_id(t) for t in hand["hand"]} == own
+    assert seen <= line | own, (message["seat"], seen - line - own)
+    assert hand["boneyard"] == len(undrawn(record, len(hand["actions"])))
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -8,18 +8,20 @@ checked: no tile of the boneyard, and no tile another seat drew, was ever shown.
 import json
 import random
 import re
+from dataclasses import replace
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from games.engine import VARIANTS, legal_actions, state_from_dict
-from games.engine.tiles import NAME, PARSE
+from games.engine.tiles import PARSE
 from games.models import Hand, Table
 from games.services import tables
+from games.services.messages import snapshot, viewer_message
 from tests.conftest import in_thread, run_async
 
-from .conftest import ENDED, TableSocket, make_players, tiles_in
+from .conftest import TableSocket, assert_no_hidden_tiles, make_players, tiles_in, undrawn
 from .test_table_page import open_page, take_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -33,39 +35,6 @@ TARGET = 10  # small: a hand or two
 
 def rules_of(name: str) -> dict:
     return VARIANTS[name] | {"target": TARGET}
-
-
-def tile_id(name: str) -> int:
-    return PARSE[name.split("@")[0].split("!")[0]][0]
-
-
-def undrawn(record: dict, actions: int) -> set[int]:
-    """The boneyard tiles nobody had drawn after the first `actions` actions."""
-    drawn = sum(a.startswith("draw") for a in record["actions"][:actions])
-    return {tile_id(t) for t in record.get("boneyard", [])[drawn:]}
-
-
-def assert_boneyard_hidden(message: dict, records: dict[int, dict]) -> None:
-    """A viewer's message shows no tile still in the boneyard, and, until the hand ends, no
-    tile outside the line and the tiles the viewer's own seat holds (drawn ones included)."""
-    hand = message.get("hand")
-    if not hand:
-        return
-    record = records[hand["hand_number"]]
-    seen = tiles_in({k: v for k, v in message.items() if k != "table"} | {"hand": hand})
-    seen -= tiles_in(hand.get("rules"))  # the rules name an opening tile
-    assert not seen & undrawn(record, len(hand["actions"])), "a boneyard tile was shown"
-    if hand["status"] in ENDED:
-        return
-    replayed = state_from_dict(record | {"actions": hand["actions"], "declarations": []})
-    line = {tile_id(piece["tile"]) for piece in hand["line"]}
-    own = set()
-    if message["seat"] is not None:
-        own = {tile_id(t) for t in hand["hand"]}
-        expected = {tile_id(NAME[t]) for t in range(28) if replayed.hands[message["seat"]] >> t & 1}
-        assert own == expected
-    assert seen <= line | own, (message["seat"], seen - line - own)
-    assert hand["boneyard"] == len(undrawn(record, len(hand["actions"])))
 
 
 async def play_against_bots(base: str, table: Table, host, rng: random.Random) -> tuple:
@@ -119,7 +88,7 @@ def test_every_player_count_plays_live_against_bots(asgi_server):
             assert table.seats.count() == players
             records = {h.number: h.record for h in Hand.objects.filter(table=table)}
             for message in [*me.received, *spectator.received]:
-                assert_boneyard_hidden(message, records)
+                assert_no_hidden_tiles(message, records)
             assert not [m for m in spectator.received if m["type"] == "ack"]
             if name not in DRAW_GAMES:
                 assert all(not r.get("boneyard") for r in records.values())
@@ -220,3 +189,49 @@ def test_the_table_page_seats_two_or_three(chromium, asgi_server, log_dir, name)
         assert any(a.startswith("draw") for a in record["actions"])
     for page in (laptop, phone):
         page.context.close()
+
+
+def held_drawn_tile(record: dict) -> tuple[int, str] | None:
+    """(holder, tile) of a tile drawn from the boneyard and still in a hand, if any."""
+    state = state_from_dict(record)
+    for name in record["boneyard"][: state.drawn]:
+        tile = PARSE[name][0]
+        for seat, held in enumerate(state.hands):
+            if held >> tile & 1:
+                return seat, name
+    return None
+
+
+def test_the_check_catches_a_drawn_or_undrawn_tile_shown(db):
+    """The check above fails on a message that shows another seat's drawn tile, or a tile
+    still in the boneyard."""
+    host = make_players(1)[0]
+    rng = random.Random(5)
+    found = None
+    while found is None:
+        table = tables.create_table(host=host, rules=rules_of("tournament_1v1"))
+        tables.sit(table.pk, host, 0)
+        tables.add_bot(table.pk, host, 1, "easy")
+        table.refresh_from_db()
+        while table.status == Table.Status.PLAYING:
+            if (found := held_drawn_tile(table.state)) is not None:
+                break
+            state = state_from_dict(table.state)
+            action = rng.choice(legal_actions(state))
+            tables.act(
+                table.pk, host, action=action, version=table.version, client_id=f"c{rng.random()}"
+            )
+            table.refresh_from_db()
+    record, (holder, drawn) = table.state, found
+    records = {table.hand_number: record}
+    snap = snapshot(table.pk, host)
+    for seat in (0, 1, None):
+        assert_no_hidden_tiles(viewer_message("update", replace(snap, seat=seat)), records)
+    other = viewer_message("update", replace(snap, seat=1 - holder))
+    other["hand"]["hand"].append(drawn)
+    with pytest.raises(AssertionError):
+        assert_no_hidden_tiles(other, records)
+    spectator = viewer_message("update", replace(snap, seat=None))
+    spectator["hand"]["peek"] = record["boneyard"][-1]
+    with pytest.raises(AssertionError):
+        assert_no_hidden_tiles(spectator, records)
