@@ -137,7 +137,8 @@ def test_the_hand_page_shows_no_tile_left_in_the_pozo(db):
 def seated_against_bots(name: str) -> tuple:
     """A host at seat 0 of a `name` table, bots in the other seats, the first hand dealt."""
     host = make_players(1, prefix="b" + name.replace("_", ""))[0]
-    table = tables.create_table(host=host, rules=rules_of(name) | {"target": 200})
+    target = 1 if name == "tournament_1v1" else 200  # one hand ends the match; or goes on
+    table = tables.create_table(host=host, rules=rules_of(name) | {"target": target})
     tables.sit(table.pk, host, 0)
     for number in range(1, VARIANTS[name]["players"]):
         tables.add_bot(table.pk, host, number, "easy")
@@ -184,6 +185,10 @@ def test_the_table_page_seats_two_or_three(chromium, asgi_server, log_dir, name)
         assert page.locator("#result .revealed-seat").count() == players
         assert page.locator("#result .totals .total").count() == players
         page.screenshot(path=str(log_dir / f"{name}-{label}-end.png"), full_page=True)
+        if name == "tournament_1v1":  # the match's end names each player's score
+            page.wait_for_selector("#result .match-end .final")
+            final = page.locator("#result .match-end .final").inner_text()
+            assert "Tú" in final and "Bot 2" in final
     if drew:  # the page's draws are the hand's
         record = in_thread(lambda: Hand.objects.get(table=table, number=1).record)
         assert any(a.startswith("draw") for a in record["actions"])
