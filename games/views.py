@@ -140,6 +140,16 @@ def table_strings() -> dict:
             "forfeit": _("A player was absent for a whole hand at a competition table."),
             "abandoned": _("Every seat was left to a bot."),
         },
+        "finish_why_ranked": {
+            "forfeit": _(
+                "A player was absent for a whole hand at a ranked table: that pair loses the match."
+            ),
+        },
+        "shutout_counts": plural_forms(
+            "It counts as %(n)s match won.", "It counts as %(n)s matches won."
+        ),
+        "ranked_counts": _("This ranked match counts for the online ranking."),
+        "see_ranking": _("See the ranking"),
         "final_score": _("Final score:"),
         "hand": _("Hand"),
         "ended_kinds": {"domino": _("domino"), "block": _("tranque"), "redeal": _("redeal")},
@@ -201,7 +211,11 @@ def lobby_context(request: HttpRequest, form: PrivateTableForm | None = None) ->
 def queues_context() -> dict:
     """The matchmaking queues of each rule set, with how many people wait in each."""
     counts = matchmaking.waiting_counts()
-    kinds = dict(QueueEntry.Kind.choices)
+    kinds = {
+        QueueEntry.Kind.QUICK: _("Quick"),
+        QueueEntry.Kind.DUO: _("Duo"),
+        QueueEntry.Kind.RANKED: _("Ranked"),
+    }
     rows = [
         {
             "rules": rules,
@@ -250,6 +264,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
         "lobby": reverse("play"),
         "hands": reverse("table", args=[table.code]) + "hands/",
         "again": None if table.fixture_id else reverse("play_again", args=[table.code]),
+        "ranking": ratings.ranking_url() if table.kind == Table.Kind.RANKED else None,
     }
     return render(
         request,

@@ -63,6 +63,7 @@ def table_facts(table: Table) -> dict:
         "over": match.get("over", False),
         "winner": match.get("winner"),
         "shutout": match.get("shutout", False),
+        "shutout_multiplier": rules.shutout_multiplier,
         "history": match.get("history", []),
         "forfeit_side": table.forfeit_side,
         "finish": finish_reason(table),

@@ -638,9 +638,6 @@
       ]));
     });
     box.appendChild(totals);
-    if (r.match_over && view.table.shutout) {
-      box.appendChild(el("p", { class: "shutout", text: fmt(T.shutout_text, { name: shutoutName() }) }));
-    }
     if (view.seat !== null && r.ended !== "redeal") box.appendChild(analysisLink(hand.hand_number));
   }
 
@@ -663,8 +660,26 @@
     }
     else if (t.finish === "abandoned") title = T.abandoned;
     end.appendChild(el("h2", { text: title }));
-    const why = t.finish === "target" && !paired() ? T.singles.target_reached : T.finish_why[t.finish];
+    // A lisa or a pollona (the engine's shutout: the losers ended without a hand's points)
+    // is announced with the match's end, whatever the last hand shows.
+    if (t.finish === "target" && t.shutout) {
+      const announce = el("p", { class: "shutout", id: "shutout", role: "status" }, [
+        el("span", { text: fmt(T.shutout_text, { name: shutoutName() }) }),
+      ]);
+      if (t.shutout_multiplier > 1) {
+        announce.appendChild(el("span", { text: " " + plural(T.shutout_counts, t.shutout_multiplier, { n: t.shutout_multiplier }) }));
+      }
+      end.appendChild(announce);
+    }
+    const why = t.finish === "target" && !paired() ? T.singles.target_reached
+      : (t.kind === "ranked" && T.finish_why_ranked[t.finish]) || T.finish_why[t.finish];
     if (t.finish && why) end.appendChild(el("p", { class: "why", text: why }));
+    if (config.ranking && t.finish) {
+      end.appendChild(el("p", { class: "ranked-counts" }, [
+        el("span", { text: T.ranked_counts + " " }),
+        el("a", { href: config.ranking, id: "to-ranking", text: T.see_ranking }),
+      ]));
+    }
     end.appendChild(el("p", { class: "final" }, [
       el("span", { text: T.final_score + " " }),
       el("strong", { text: paired() ? sideName(0) + " " + t.scores[0] + " – " + t.scores[1] + " " + sideName(1)
