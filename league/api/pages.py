@@ -18,6 +18,8 @@ from league.models import Event, Match, Organisation, Result
 from league.services import standings
 from league.services.errors import ServiceError
 from league.tournaments.models import Bracket
+from league.tournaments.services.common import TOURNAMENT_FORMATS
+from league.tournaments.services.standings import group_tables, pairs_standings
 from league.tournaments.views import bracket_columns
 
 from . import services
@@ -124,12 +126,25 @@ def _widget(request: HttpRequest, template: str, context: Callable[[], dict]) ->
 def widget_standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The event's live standings, to frame on a club's site (`?lang=es|pt-br|en`)."""
     event = _public_event(slug)
-    divisions = list(event.divisions.all()) or [None]
     return _widget(
         request,
         "league_api/widget_standings.html",
-        lambda: {"event": event, "tables": [(d, standings.table(event, d)) for d in divisions]},
+        lambda: {"event": event, "tables": _standings_tables(event)},
     )
+
+
+def _standings_tables(event: Event) -> list[tuple[str, list]]:
+    """[(heading, rows)]: the tables the event's standings page shows (a tournament's ranked
+    as its format ranks, by placement in a bracket, group by group)."""
+    if event.format == Event.Format.GROUPS_PLAYOFF:
+        return [
+            (_("Group %(name)s") % {"name": group.name}, rows)
+            for group, rows in group_tables(event)
+        ]
+    if event.format in TOURNAMENT_FORMATS and event.format != Event.Format.INDIVIDUAL:
+        return [("", pairs_standings(event))]
+    divisions = list(event.divisions.all()) or [None]
+    return [(d.name if d else "", standings.table(event, d).standings) for d in divisions]
 
 
 @xframe_options_exempt

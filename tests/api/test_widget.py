@@ -1,14 +1,16 @@
 """Embeddable standings, fixtures and bracket: framable, in the club site's language."""
 
+import re
+
 import pytest
 from django.conf import settings
 from django.template import Context, Template
 from django.test import RequestFactory
 
-from league.models import Event
+from league.models import Event, Match
 from league.services import events
 from league.tournaments.models import BracketSlot
-from league.tournaments.services import brackets
+from league.tournaments.services import brackets, swiss
 from tests.league.conftest import play
 from tests.tournaments.conftest import build
 from tests.tournaments.conftest import play as tournament_play
@@ -123,3 +125,18 @@ def test_the_bracket_widget_names_the_rounds_in_the_sites_language(client, lang,
     body = body.decode()
     assert all(name in body for name in names)
     assert "Semi-finals" not in body and "Third-place match" not in body
+
+
+def test_the_standings_widget_counts_a_swiss_bye_as_the_page_does(client):
+    data = build(Event.Format.SWISS, 3, tag="bye", rounds=2)
+    swiss.pair_round(data.organiser, data.event)
+    swiss.publish(data.organiser, data.event)
+    played = Match.objects.get(event=data.event, entry_b__isnull=False)
+    tournament_play(data, played)
+    bye = Match.objects.get(event=data.event, entry_b__isnull=True).entry_a
+    body = client.get(f"/widget/events/{data.event.slug}/standings/", {"lang": "en"}).content
+    rows = re.findall(
+        r"<tr[^>]*>\s*<td>\d+=?</td><td>([^<]+)</td>\s*<td>(\d+)</td><td>(\d+)</td>", body.decode()
+    )
+    won = {name: int(w) for name, _played, w in rows}
+    assert won == {played.entry_a.name: 1, bye.name: 1, played.entry_b.name: 0}
