@@ -287,6 +287,15 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Capicúa <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
+# The proxies in front of the server, whose X-Forwarded-For is believed: how many there are
+# (the client is the address that many hops from the right), or their addresses and
+# networks (comma-separated). None by default: the connection's address is the client, and
+# X-Forwarded-Proto is ignored.
+_proxies = os.environ.get("TRUSTED_PROXIES", "").strip()
+TRUSTED_PROXIES: int | list[str] = (
+    int(_proxies) if _proxies.isdigit() else env_list("TRUSTED_PROXIES")
+)
+
 # Security: everything secure by default once DEBUG is off; HTTPS-only switches from the
 # environment, since a deployment behind plain HTTP on a LAN is common in clubs.
 SECURE_SSL = env_bool("SECURE_SSL", not DEBUG)
@@ -296,7 +305,9 @@ SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", SECURE_SSL)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if SECURE_SSL else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", SECURE_SSL)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", SECURE_SSL)
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# X-Forwarded-Proto says a request came over HTTPS only when a proxy is trusted to have
+# set it: without TRUSTED_PROXIES, a client talking plain HTTP could claim HTTPS.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if TRUSTED_PROXIES else None
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
@@ -322,13 +333,6 @@ REST_FRAMEWORK = {
         "bad_key": os.environ.get("API_RATE_BAD_KEY", "20/min") or None,
     },
 }
-# The proxies in front of the server, whose X-Forwarded-For is believed: how many there are
-# (the client is the address that many hops from the right), or their addresses and
-# networks (comma-separated). None by default: the connection's address is the client.
-_proxies = os.environ.get("TRUSTED_PROXIES", "").strip()
-TRUSTED_PROXIES: int | list[str] = (
-    int(_proxies) if _proxies.isdigit() else env_list("TRUSTED_PROXIES")
-)
 # Webhooks may be delivered to loopback, private and other non-public addresses only when
 # this is on (a test receiver, a LAN without a public site); off, such addresses are refused
 # when a webhook is added and again at every delivery.

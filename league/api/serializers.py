@@ -119,6 +119,19 @@ class PlayerSerializer(ModelSerializer):
         return request.build_absolute_uri(url) if request else url
 
 
+class RosterPlayerSerializer(ModelSerializer):
+    """What a club's organisers change of a roster player (the contact details are written,
+    never shown)."""
+
+    display_name = serializers.CharField(max_length=80)
+    email = serializers.EmailField(max_length=254, allow_blank=True)
+    phone = serializers.CharField(max_length=32, allow_blank=True)
+
+    class Meta:
+        model = Player
+        fields = ["display_name", "email", "phone"]
+
+
 class PlayerRefSerializer(ModelSerializer):
     class Meta:
         model = Player
@@ -272,6 +285,14 @@ class GameSerializer(serializers.Serializer):
 class ResultInputSerializer(serializers.Serializer):
     games = GameSerializer(many=True, allow_empty=False, max_length=25)
     note = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+    lisa = serializers.BooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="For games given as points only, the round sheet's lisa tick: whether the "
+        "winners won by a lisa (shutout). Omitted or null: a lisa when the losers scored "
+        "nothing. Games with hand records are ruled on by the engine whatever it says.",
+    )
 
 
 class NoteSerializer(serializers.Serializer):

@@ -29,10 +29,10 @@ from rest_framework.response import Response
 from config.api import exception_handler
 from games.stats.selectors import statistics as player_statistics
 from league.models import Entry, Event, Match, Organisation, Player, Result, Round
-from league.permissions import require
+from league.permissions import can, require
 from league.ratings import services as ratings
 from league.ratings.models import RatingPool
-from league.services import entries, events, fixtures, results, standings
+from league.services import clubs, entries, events, fixtures, results, standings
 from league.tournaments.models import Bracket, BracketSlot, DraftPairing
 from league.tournaments.services import brackets, swiss
 from league.tournaments.services import standings as tournament_standings
@@ -241,13 +241,41 @@ class ClubViewSet(OrganisationViewSet):
 
 
 class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
-    """Players, public fields only."""
+    """Players, public fields only. A club's organisers change a roster player's name and
+    contact details (PUT, PATCH), as on the club's roster page."""
 
     queryset = Player.objects.select_related("club")
     serializer_class = s.PlayerSerializer
     filterset_fields = ["club__slug", "country"]
     ordering_fields = ["display_name", "created"]
     ordering = ["display_name"]
+    http_method_names = ["get", "put", "patch", "head", "options"]
+
+    @extend_schema(request=s.RosterPlayerSerializer, responses=s.PlayerSerializer)
+    def update(self, request: Request, *args, **kwargs) -> Response:
+        """Change a roster player (all of `display_name`, `email` and `phone` with PUT, any
+        of them with PATCH; the contact details are never shown). A player who is not on
+        the roster of an organisation the caller manages (a key: its own) is not found;
+        one with an account edits their own profile (422 `has_account`)."""
+        partial = kwargs.get("partial", False)
+        player = self.get_object()
+        data = _valid(s.RosterPlayerSerializer, request, partial=partial)
+        key = api_key(request)
+        organisation = key.organisation if key is not None else player.club
+        if (
+            organisation is None
+            or not can(request.user, "organisation.manage", organisation)
+            or not clubs.roster(organisation).filter(pk=player.pk).exists()
+        ):
+            raise Http404
+        current = {f: getattr(player, f) for f in s.RosterPlayerSerializer.Meta.fields}
+        player = clubs.update_player(request.user, organisation, player, **{**current, **data})
+        return Response(self.get_serializer(player).data)
+
+    @extend_schema(request=s.RosterPlayerSerializer, responses=s.PlayerSerializer)
+    def partial_update(self, request: Request, *args, **kwargs) -> Response:
+        """Change some of a roster player's name and contact details (see PUT)."""
+        return self.update(request, *args, partial=True, **kwargs)
 
     @extend_schema(responses=s.RatingHistorySerializer(many=True))
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
@@ -329,7 +357,7 @@ class EventViewSet(
     filterset_class = EventFilter
     ordering_fields = ["created", "name", "registration_opens"]
     ordering = ["-created"]
-    http_method_names = ["get", "post", "patch", "head", "options"]
+    http_method_names = ["get", "post", "put", "patch", "head", "options"]
 
     queryset = Event.objects.select_related("organisation").prefetch_related("divisions")
 
@@ -617,8 +645,8 @@ def standing_tables(event: Event) -> list[dict]:
     return [{**base, "standings": tournament_standings.pairs_table(event)}]
 
 
-def _valid(serializer_class, request: Request, data=None) -> dict:
-    serializer = serializer_class(data=request.data if data is None else data)
+def _valid(serializer_class, request: Request, data=None, partial: bool = False) -> dict:
+    serializer = serializer_class(data=request.data if data is None else data, partial=partial)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
 
@@ -675,7 +703,13 @@ class EntryViewSet(
         fields = dict(serializer.validated_data)
         event = fields.pop("event")
         write(self.request, event)
-        serializer.instance = entries.register(self.request.user, event, **fields)
+        # Players as the page's entry form picks them: the organiser's roster, or oneself.
+        picks = {
+            role: entries.Pick(pk=player.pk) if player is not None else None
+            for role in ("player_1", "player_2", "captain")
+            for player in [fields.pop(role, None)]
+        }
+        serializer.instance = entries.enter_picked(self.request.user, event, **picks, **fields)
 
     @extend_schema(request=None, responses=s.EntrySerializer)
     @action(detail=True, methods=["post"], url_path="check-in")
@@ -761,7 +795,9 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
         match = self.get_object()
         data = _valid(s.ResultInputSerializer, request)
         write(request, match.event)
-        result = results.enter_result(request.user, match, data["games"], data["note"])
+        result = results.enter_result(
+            request.user, match, data["games"], data["note"], lisa=data["lisa"]
+        )
         return Response(s.ResultSerializer(result).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=s.CorrectionSerializer, responses={201: s.ResultSerializer})
@@ -775,10 +811,14 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
         data = _valid(s.CorrectionSerializer, request)
         write(request, match.event)
         if BracketSlot.objects.filter(match=match).exists():
-            brackets.correct_result(request.user, match, data["games"], data["note"], data["reset"])
+            brackets.correct_result(
+                request.user, match, data["games"], data["note"], data["reset"], lisa=data["lisa"]
+            )
             result = match.results.get(status=Result.Status.CONFIRMED)
         else:
-            result = results.correct_result(request.user, match, data["games"], data["note"])
+            result = results.correct_result(
+                request.user, match, data["games"], data["note"], lisa=data["lisa"]
+            )
         return Response(s.ResultSerializer(result).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=s.ResultInputSerializer, responses=s.MatchSerializer(many=True))

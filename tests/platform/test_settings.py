@@ -128,3 +128,11 @@ def test_the_readme_lists_every_environment_variable_the_settings_read():
     table = readme[readme.index("### Configuration reference") : readme.index("## Architecture")]
     missing = sorted(name for name in read if f"`{name}`" not in table)
     assert not missing, f"settings read {missing} from the environment; add them to the README"
+
+
+def test_forwarded_proto_is_believed_only_behind_trusted_proxies():
+    expression = "s.SECURE_PROXY_SSL_HEADER"
+    assert show(expression, env=PRODUCTION) == "None"
+    for proxies in ("1", "10.0.0.0/8,192.0.2.7"):
+        believed = show(expression, env=PRODUCTION | {"TRUSTED_PROXIES": proxies})
+        assert believed == "('HTTP_X_FORWARDED_PROTO', 'https')"
