@@ -51,7 +51,7 @@ def rule_set_label(name: str) -> str:
 
 
 def percent(value: float | None) -> str:
-    return "–" if value is None else f"{number_format(value * 100, 0)} %"
+    return "–" if value is None else f"{number_format(value * 100, 0)}\u00a0%"
 
 
 def _segments(parts: list[tuple[str, int]], scale: int) -> list[Segment]:

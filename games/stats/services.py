@@ -6,21 +6,21 @@ confirmed (a ruling, a correction). Counting is idempotent: a hand's rows are de
 written again from the hand record as the latest ruling left it (games/engine/facts.py).
 """
 
+from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef, Q
 
 from config.celery import queue_on_commit
-from games.disputes.models import Ruling
+from games.disputes.models import Dispute, Ruling
 from games.engine import HandFacts, seats_facts
 from games.engine.facts import LOST, NEITHER, WON
 from games.models import Action, Hand, Seat, Table
 from league.accounts import player_for
-from league.models import Match, Result
+from league.models import Match, Player, Result
 
 from .models import TALLIED, HandStat, Tally, contribution, tally_key
 
@@ -175,68 +175,104 @@ def _replace(column: str, value: int, rows: list[HandStat], counted: bool = True
 # ---------------------------------------------------------------- live tables
 
 
-def _live_players(hand: Hand) -> dict[int, int]:
-    """The players who played the hand, by seat (their ids): a seat's user, unless a bot
-    played every one of its actions (a seat bots took over; a seat that only timed out
-    still counts). One query."""
-    actions = Action.objects.filter(
-        table_id=OuterRef("table_id"), hand=hand.number, seat=OuterRef("number")
+@dataclass(frozen=True)
+class _LiveHand:
+    """What counting a live hand reads, in one statement (`_read_live`)."""
+
+    number: int
+    record: dict
+    finished: datetime
+    table_id: int
+    table_over: bool  # the table is finished and this was its last hand
+    forfeit_side: int | None
+    ruled: bool  # a referee ruled on it
+    counted: bool  # it has rows already
+    players: dict[int, int]  # seat -> player id, for the seats a person played
+
+
+@cache
+def _read_live_sql() -> str:
+    """The hand, its table, whether it was ruled on or counted, and one row per seat bound to
+    a user: its player and whether anyone but a bot acted for it in the hand. The SQL is
+    built once: the ORM's compilation of these subqueries cost more than running them."""
+    q = connection.ops.quote_name
+    hand, table, seat, action = (q(m._meta.db_table) for m in (Hand, Table, Seat, Action))
+    player = q(Player._meta.db_table)
+    ruling, dispute = q(Ruling._meta.db_table), q(Dispute._meta.db_table)
+    stat = q(HandStat._meta.db_table)
+    acted = (
+        f"SELECT 1 FROM {action} a"
+        " WHERE a.table_id = t.id AND a.hand = h.number AND a.seat = s.number"
     )
-    seats = (
-        Seat.objects.filter(table_id=hand.table_id, user__isnull=False)
-        .annotate(
-            acted=Exists(actions),
-            by_player=Exists(actions.filter(Q(user__isnull=False) | Q(auto=True))),
-        )
-        .values_list("number", "user_id", "user__player__id", "acted", "by_player")
+    return (
+        "SELECT h.number, h.record, h.finished, t.id, t.status, t.hand_number, t.forfeit_side,"
+        f" EXISTS (SELECT 1 FROM {ruling} r INNER JOIN {dispute} d ON d.id = r.dispute_id"
+        " WHERE d.live_hand_id = h.id),"
+        f" EXISTS (SELECT 1 FROM {stat} c WHERE c.hand_id = h.id),"
+        f" s.number, s.user_id, p.id, EXISTS ({acted}),"
+        f" EXISTS ({acted} AND (a.user_id IS NOT NULL OR a.auto))"
+        f" FROM {hand} h INNER JOIN {table} t ON t.id = h.table_id"
+        f" LEFT JOIN {seat} s ON s.table_id = t.id AND s.user_id IS NOT NULL"
+        f" LEFT JOIN {player} p ON p.user_id = s.user_id WHERE h.id = %s"
     )
+
+
+def _converted(model: type, name: str, value: Any) -> Any:
+    field = model._meta.get_field(name)
+    column = field.get_col(model._meta.db_table)
+    for convert in connection.ops.get_db_converters(column) + column.get_db_converters(connection):
+        value = convert(value, column, connection)
+    return value
+
+
+def _read_live(hand_id: int) -> _LiveHand | None:
+    with connection.cursor() as cursor:
+        cursor.execute(_read_live_sql(), [hand_id])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    number, record, finished, table_id, status, last, forfeit, ruled, counted = rows[0][:9]
     players = {}
-    for number, user_id, player_id, acted, by_player in seats:
-        if acted and not by_player:
-            continue  # a bot played the seat all hand
+    for *_, seat, user_id, player_id, acted, by_player in rows:
+        if seat is None or (acted and not by_player):
+            continue  # no seat bound to a user, or a bot played the seat all hand
         if player_id is None:  # an account without a profile (made by createsuperuser)
             player_id = player_for(get_user_model().objects.get(pk=user_id)).pk
-        players[number] = player_id
-    return players
-
-
-def _forfeit_result(table: Table, hand: Hand, side: int, result: int) -> int:
-    """A table that ended on a forfeit after this hand: the side that stayed won it."""
-    last = table.status == Table.Status.FINISHED and hand.number == table.hand_number
-    if last and table.forfeit_side is not None:
-        return LOST if side == table.forfeit_side else WON
-    return result
+        players[seat] = player_id
+    return _LiveHand(
+        number=number,
+        record=_converted(Hand, "record", record),
+        finished=_converted(Hand, "finished", finished),
+        table_id=table_id,
+        table_over=status == Table.Status.FINISHED and number == last,
+        forfeit_side=forfeit,
+        ruled=bool(ruled),
+        counted=bool(counted),
+        players=players,
+    )
 
 
 def count_live_hand(hand_id: int) -> int:
     """Count one live hand for its players, replacing what was counted before; the number of
     rows written (0 for a hand that is gone, redealt, or played by bots only)."""
-    hand = (
-        Hand.objects.select_related("table")
-        .annotate(
-            ruled=Exists(Ruling.objects.filter(dispute__live_hand_id=OuterRef("pk"))),
-            counted=Exists(HandStat.objects.filter(hand=OuterRef("pk"))),
-        )
-        .filter(pk=hand_id)
-        .first()
-    )
+    hand = _read_live(hand_id)
     if hand is None:
         return 0
-    table = hand.table
-    rulings = _latest_rulings(live_hand_id=hand.pk) if hand.ruled else {}
+    rulings = _latest_rulings(live_hand_id=hand_id) if hand.ruled else {}
     rows = _rows(
         hand.record,
         next(iter(rulings.values()), None),
-        _live_players(hand),
-        hand=hand,
-        match_key=f"t{table.pk}",
+        hand.players,
+        hand_id=hand_id,
+        match_key=f"t{hand.table_id}",
         played=hand.finished,
         number=hand.number,
     )
-    for row in rows:
-        side = row.seat % 2 if row.pairs else row.seat
-        row.match_result = _forfeit_result(table, hand, side, row.match_result)
-    _replace("hand_id", hand.pk, rows, counted=hand.counted)
+    if hand.table_over and hand.forfeit_side is not None:
+        for row in rows:  # the table ended on a forfeit after this hand: who stayed won
+            side = row.seat % 2 if row.pairs else row.seat
+            row.match_result = LOST if side == hand.forfeit_side else WON
+    _replace("hand_id", hand_id, rows, counted=hand.counted)
     return len(rows)
 
 

@@ -22,12 +22,12 @@ def test_the_page_shows_the_figures_per_rule_set(client, four):
     play_the_three_tables(four)
     html = page(client, four.pedro).content.decode()
     assert "Statistics · Pedro" in html
-    assert "won: 3 (75 %)" in html and "66.0" in html  # hands, points per hand won
+    assert "won: 3 (75\u00a0%)" in html and "66.0" in html  # hands, points per hand won
     assert "How the hands ended" in html and "Openings (salidas)" in html
     assert "6-6" in html and "Quique" in html and "Rule sets" in html
     assert f'href="/players/{four.pedro.pk}/statistics/?rules=tournament"' in html
     tournament = page(client, four.pedro, "?rules=tournament").content.decode()
-    assert "won: 1 (100 %)" in tournament and "82.0" in tournament
+    assert "won: 1 (100\u00a0%)" in tournament and "82.0" in tournament
     assert page(client, four.pedro, "?rules=nope").status_code == 404
     spanish = page(client, four.pedro, language="es").content.decode()
     assert "Estadísticas · Pedro" in spanish and "Cómo terminaron las manos" in spanish
