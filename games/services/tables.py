@@ -538,6 +538,14 @@ def time_out(table_id: int, version: int) -> bool:
         if table.status != Table.Status.PLAYING:
             return False
         state = hand_state(table)
-        state = _play(table, state, state.turn, auto_action(state), auto=True)
+        seat = state.turn
+        action = auto_action(state)
+        state = _play(table, state, seat, action, auto=True)
+        # A draw keeps the turn, and the expired turn goes on: the seat draws until a tile
+        # fits and plays it (or passes once the boneyard is empty), so that a player who is
+        # away does not hold the table for a full turn per tile drawn.
+        while action.startswith("draw") and state.status not in ENDED and state.turn == seat:
+            action = auto_action(state)
+            state = _play(table, state, seat, action, auto=True)
         _run_bots(table, state)
     return True

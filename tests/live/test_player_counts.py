@@ -9,10 +9,12 @@ import json
 import random
 import re
 from dataclasses import replace
+from datetime import timedelta
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games.engine import VARIANTS, legal_actions, state_from_dict
 from games.engine.tiles import PARSE
@@ -240,3 +242,41 @@ def test_the_check_catches_a_drawn_or_undrawn_tile_shown(db):
     spectator["hand"]["peek"] = record["boneyard"][-1]
     with pytest.raises(AssertionError):
         assert_no_hidden_tiles(spectator, records)
+
+
+def test_an_expired_turn_draws_until_a_tile_fits_and_plays_it(db):
+    """An absent player's turn in a draw game is one timeout, however many tiles it draws."""
+    host = make_players(1)[0]
+    rng = random.Random(8)
+    stuck = None
+    while stuck is None:
+        table = tables.create_table(host=host, rules=rules_of("tournament_1v1"))
+        tables.sit(table.pk, host, 0)
+        tables.add_bot(table.pk, host, 1, "easy")
+        table.refresh_from_db()
+        while table.status == Table.Status.PLAYING:
+            state = state_from_dict(table.state)
+            if state.turn == 0 and legal_actions(state) == ("draw",):
+                stuck = state
+                break
+            choices = [a for a in legal_actions(state) if a != "draw"] or ["draw"]
+            tables.act(
+                table.pk,
+                host,
+                action=rng.choice(choices),
+                version=table.version,
+                client_id=f"c{rng.random()}",
+            )
+            table.refresh_from_db()
+    Table.objects.filter(pk=table.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    before = len(stuck.actions)
+    assert tables.time_out(table.pk, table.version)
+    table.refresh_from_db()
+    actions = table.state["actions"][before:] if table.state else []
+    mine = []
+    for action in actions:  # the host's turn: its draws, then a tile or a pass
+        mine.append(action)
+        if not action.startswith("draw"):
+            break
+    assert all(a.endswith("!auto") for a in mine) and mine[0] == "draw!auto"
+    assert not mine[-1].startswith("draw") or table.status != Table.Status.PLAYING
