@@ -3,7 +3,7 @@ from django.urls import reverse
 
 from league.models import Event, Match, Result
 from league.tournaments.models import DraftPairing
-from league.tournaments.services import brackets, individual, swiss
+from league.tournaments.services import brackets, groups, individual, swiss
 
 from .conftest import play
 
@@ -126,3 +126,15 @@ def test_demo_swiss_tournament_is_ready_to_pair(db):
     assert event.entries.filter(status="accepted").count() == 8
     organiser = event.organisation.memberships.filter(role="organiser").first().user
     assert len(swiss.pair_round(organiser, event)) == 4
+
+
+def test_results_to_enter_are_listed_round_by_round_each_with_its_sheet(build_event, client):
+    data = build_event(Event.Format.GROUPS_PLAYOFF, 6)
+    groups.draw_groups(data.organiser, data.event)
+    client.force_login(data.organiser)
+    page = client.get(reverse("tournament_run", args=[data.event.slug])).content.decode()
+    rounds = data.event.rounds.order_by("number")
+    assert rounds.count() > 1  # a group stage's rounds are all drawn at once
+    for round_ in rounds:
+        assert page.count(f'href="{reverse("round_sheet", args=[round_.pk])}"') >= 1
+    assert page.count('class="result-round"') == rounds.count()
