@@ -143,6 +143,28 @@ def _upsert_sql(groups: int) -> str:
     )
 
 
+_INSERTED = [f for f in HandStat._meta.concrete_fields if not f.primary_key]
+
+
+@cache
+def _insert_sql(count: int) -> str:
+    """The INSERT of `count` rows, built once (bulk_create's compilation is most of its
+    time here)."""
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in _INSERTED)
+    row = "(" + ", ".join(["%s"] * len(_INSERTED)) + ")"
+    table = quote(HandStat._meta.db_table)
+    return f"INSERT INTO {table} ({columns}) VALUES {', '.join([row] * count)}"
+
+
+def _insert_params(rows: list[HandStat]) -> list[Any]:
+    return [
+        field.get_db_prep_save(getattr(row, field.attname), connection)
+        for row in rows
+        for field in _INSERTED
+    ]
+
+
 def _add(deltas: dict[tuple, dict[str, int]], rows: list[HandStat], sign: int) -> None:
     for row in rows:
         delta = deltas.setdefault(tally_key(row), dict.fromkeys(TALLIED, 0))
@@ -163,7 +185,8 @@ def _replace(column: str, value: int, rows: list[HandStat], counted: bool = True
         if counted:
             cursor.execute(_delete_sql(column), [value])
             old = [HandStat(**dict(zip(names, r, strict=True))) for r in cursor.fetchall()]
-        HandStat.objects.bulk_create(rows)
+        if rows:
+            cursor.execute(_insert_sql(len(rows)), _insert_params(rows))
         _add(deltas, old, -1)
         _add(deltas, rows, +1)
         changed = sorted((k, d) for k, d in deltas.items() if any(d.values()))
