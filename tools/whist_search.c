@@ -109,6 +109,7 @@ int main(int argc, char **argv) {
     long long cycle = getenv("CYCLE") ? atoll(getenv("CYCLE")) : 20000000LL;
     int selfs = getenv("SELF") ? atoi(getenv("SELF")) : 0;
     int crosses = getenv("CROSS") ? atoi(getenv("CROSS")) : 0;
+    int pairs = getenv("PAIRS") ? atoi(getenv("PAIRS")) : 0;
     rng_state = 0x9E3779B97F4A7C15ULL ^ (unsigned long long)atoll(argv[2]) * 2654435761ULL;
     for (int i = 0; i < 20; i++) next_random();
     if (count < 4 || count % 4 > 1 || count >= MAXP) return 2;
@@ -179,11 +180,20 @@ int main(int argc, char **argv) {
         if (!multiply && ti == tj && (kind[ti] != ORBIT || (i - first[ti]) / 2 == (j - first[ti]) / 2))
             continue; /* nothing changes */
         int delta = change(ti, -1) + (!multiply && ti != tj ? change(tj, -1) : 0);
+        int i2 = -1, j2 = -1; /* with PAIRS=k, one move in k swaps whole partnerships */
+        if (pairs && !multiply && ti != tj && kind[ti] == ORBIT && kind[tj] == ORBIT &&
+            next_random() % pairs == 0)
+            i2 = first[ti] + ((i - first[ti]) ^ 1), j2 = first[tj] + ((j - first[tj]) ^ 1);
         if (multiply) {
             slots[i] = times(1 + next_random() % (order - 1), s);
         } else {
             slots[i] = slots[j];
             slots[j] = s;
+        }
+        if (i2 >= 0) {
+            int s2 = slots[i2];
+            slots[i2] = slots[j2];
+            slots[j2] = s2;
         }
         delta += change(ti, 1) + (!multiply && ti != tj ? change(tj, 1) : 0);
         if (delta <= 0 || uniform() < exp(-delta / temperature)) {
@@ -193,6 +203,11 @@ int main(int argc, char **argv) {
         }
         change(ti, -1);
         if (!multiply && ti != tj) change(tj, -1);
+        if (i2 >= 0) {
+            int s2 = slots[i2];
+            slots[i2] = slots[j2];
+            slots[j2] = s2;
+        }
         if (!multiply) slots[j] = slots[i];
         slots[i] = s;
         change(ti, 1);
