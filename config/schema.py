@@ -51,6 +51,21 @@ ERROR = {
                     "description": "With `invalid`: what is wrong with each field.",
                     "additionalProperties": True,
                 },
+                "problems": {
+                    "type": "array",
+                    "description": "With `bad_csv` (an entry import refused): every problem "
+                    "of the file, with its line (null for the file as a whole).",
+                    "items": {
+                        "type": "object",
+                        "required": ["line", "code", "message"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "line": {"type": ["integer", "null"], "minimum": 1},
+                            "code": {"type": "string"},
+                            "message": {"type": "string"},
+                        },
+                    },
+                },
             },
         }
     },
@@ -112,10 +127,13 @@ def _constrain(parameter: dict) -> None:
 
 
 def _errors(method: str, operation: dict) -> list[str]:
-    """The error statuses an operation can answer."""
+    """The error statuses an operation can answer (a read for organisers only, marked
+    `x-organisers-only` by its view, can also answer 403)."""
     parameters = operation.get("parameters", [])
     keyed = any(requirement for requirement in operation.get("security", [{}]))
     codes = ["400", "406", "429"]
+    if operation.pop("x-organisers-only", False):
+        codes.append("403")
     if keyed:
         codes.append("401")
     if any(p["in"] == "path" or p["name"] == "page" for p in parameters):

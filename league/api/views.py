@@ -442,7 +442,9 @@ class EventViewSet(
         require(request.user, "event.manage", event)
         return event
 
-    @extend_schema(responses=s.DraftPairingSerializer(many=True))
+    @extend_schema(
+        responses=s.DraftPairingSerializer(many=True), extensions={"x-organisers-only": True}
+    )
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def draft(self, request: Request, slug: str) -> Response:
         """The Swiss round being drafted, table by table (organisers only)."""

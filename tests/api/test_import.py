@@ -1,5 +1,6 @@
 """Bulk entry import through the API: the same CSV and rules as the event's import page."""
 
+import jsonschema
 import pytest
 
 from league.models import Entry, Player
@@ -51,6 +52,13 @@ def test_a_bad_row_refuses_the_whole_file_with_its_line(league):
     assert error["code"] == "bad_csv"
     assert {p["line"] for p in error["problems"]} == {4}
     assert (Entry.objects.count(), Player.objects.count()) == before
+    # The schema's shared Error describes it, problems included.
+    schema = client.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    jsonschema.validate(response.json(), schema["components"]["schemas"]["Error"])
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(
+            {"error": {**error, "other": 1}}, schema["components"]["schemas"]["Error"]
+        )
 
 
 def test_only_the_events_organisers_import(api, league):
