@@ -153,9 +153,13 @@ def play_in_page(page, turns: int, shots=None) -> bool:
     for _ in range(turns):
         if page.locator("#result").is_visible():
             break
-        draw = page.locator("#controls button[data-action=draw]")
-        if draw.count():
-            assert page.locator("#controls .draw-hint").is_visible()
+        # The button and its hint, read at once (an update may re-render the controls).
+        button, hint = page.evaluate(
+            "['button[data-action=draw]', '.draw-hint']"
+            ".map((s) => Boolean(document.querySelector('#controls ' + s)))"
+        )
+        if button:
+            assert hint
             if not drew and shots is not None:
                 page.screenshot(path=str(shots), full_page=True)
             drew = True
