@@ -1,8 +1,7 @@
 """Whist base rounds found offline by computer search, checked by tests/pairing/test_whist.py.
 
-Counts up to 49 come from an earlier search whose program is not in the repository (plain
-runs of tools/whist_search.c find such sizes too, 48 in a few CPU seconds). The others were
-found by tools/whist_search.c (simulated annealing on the difference counts, over base rounds
+Counts up to 49 come from an earlier search whose program is not in the repository. The
+others were found by tools/whist_search.c (simulated annealing on the difference counts, over base rounds
 invariant under a multiplier x -> ux); the comment above each gives the command that finds it
 again (count, seed, multiplier).
 
