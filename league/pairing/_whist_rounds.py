@@ -1,9 +1,9 @@
 """Whist base rounds found offline by computer search, checked by tests/pairing/test_whist.py.
 
 Counts up to 49 come from an earlier search whose program is not in the repository. The
-others were found by tools/whist_search.c (simulated annealing on the difference counts, over base rounds
-invariant under a multiplier x -> ux); the comment above each gives the command that finds it
-again (count, seed, multiplier).
+others were found by tools/whist_search.c (simulated annealing on the difference counts, over
+base rounds invariant under a multiplier x -> ux); the comment above each gives the command
+that finds it again (count, seed, multiplier).
 
 ``count: (moduli, tables)``: the group is Z_m1 x Z_m2 x ... (its elements coded as mixed-radix
 integers, first modulus lowest); each table is ``(a, c, b, d)``, a and c partnering against b
