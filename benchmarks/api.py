@@ -20,6 +20,16 @@ requests per second, p50 and p99 latency, and its throughput as a share of the s
 file's. The server's rate limits are off (API_RATE_ANON empty), so the benchmark never
 measures its own 429s. The server's process group is stopped whatever happens (SIGTERM
 and SIGHUP included).
+
+Measured on 2026-12-01 on the shared 2-core machine (load average 11-13 from other work, so
+the spread is wide), three runs, share of the static file's req/s at 1 / 8 / 32 clients:
+
+    standings      15-47% / 18-40% / 28-40%     (before the middleware: 12% at 8)
+    standings 304  33-59% / 32-42% / 33-45%     (before: 18% at 8)
+    fixtures 250    3-7%  /  4-7%  /  6-7%      (before: 3% at 8; the target of 10% is not met)
+
+A kept standings answer costs one small Redis read (its index entry; the body comes from
+the process's memory), so on a loaded machine the Redis round trip is most of its time.
 """
 
 import argparse
