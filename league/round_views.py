@@ -197,22 +197,25 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
             "matches": matches,
             "standings": table,
             "played": any(row["played"] for row in table),
+            "drawn": any(row["drawn"] for row in table),
             "seconds": 20,
         },
     )
 
 
 def _projector_standings(event: Event) -> list[dict]:
-    """The event's standings, best first: position, name, played, won, score, difference."""
+    """The event's standings, best first: position, name, played, won, drawn, lost, score,
+    difference."""
     if event.format == Event.Format.INDIVIDUAL:
         return [
             {"position": r.position, "name": r.player, "played": r.played, "won": r.won}
-            | {"score": r.score, "difference": r.point_difference}
+            | {"drawn": 0, "lost": r.lost, "score": r.score, "difference": r.point_difference}
             for r in individual_table(event)
         ]
     rows = standings.table(event).standings if event.format == Event.Format.LEAGUE else None
     return [
         {"position": r.position, "name": r.entry, "played": r.played, "won": r.won}
-        | {"score": r.match_points, "difference": r.point_difference}
+        | {"drawn": r.drawn, "lost": r.lost}
+        | {"score": r.values.get("match_wins", r.match_points), "difference": r.point_difference}
         for r in (rows if rows is not None else pairs_standings(event))
     ]

@@ -110,3 +110,13 @@ def test_a_group_stage_exports_its_tables_group_by_group(client):
     rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert [r["group"] for r in rows] == ["A"] * 4 + ["B"] * 4
     assert [r["position"] for r in rows if r["group"] == "A"][0] == "1"
+
+
+def test_the_projector_standings_show_a_leagues_table(client):
+    league = build_league(size=4)
+    first, second = league.matches(1)
+    play(league, first, 150, 60)
+    play(league, second, 160, 100)
+    page = client.get(reverse("projector", args=[league.event.slug])).content.decode()
+    heads = re.findall(r'<th class="num"[^>]*>([^<]+)</th>', page.split("projector-standings")[1])
+    assert heads == ["#", "P", "W", "L", "Pts", "+/−"]  # no draws column: nobody drew
