@@ -265,6 +265,12 @@ class ScheduleSerializer(serializers.Serializer):
     table = serializers.IntegerField(min_value=1, max_value=32767, required=False)
 
 
+class PatchScheduleSerializer(ScheduleSerializer):
+    """Any of a match's date, venue and table: what is left out stays as it is."""
+
+    scheduled = DateTimeField(allow_null=True, required=False)
+
+
 class WithdrawSerializer(serializers.Serializer):
     disqualify = serializers.BooleanField(default=False)
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")

@@ -750,6 +750,8 @@ class MatchFilter(FilterSet):
 class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
     """Fixtures and pairings with their current result; results are entered here."""
 
+    http_method_names = ["get", "post", "patch", "head", "options"]
+
     serializer_class = s.MatchSerializer
     filterset_class = MatchFilter
     ordering_fields = ["scheduled", "table"]
@@ -768,6 +770,17 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
 
     def _written(self, match: Match) -> Response:
         return Response(self.get_serializer(self.get_queryset().get(pk=match.pk)).data)
+
+    @extend_schema(request=s.PatchScheduleSerializer, responses=s.MatchSerializer)
+    def partial_update(self, request: Request, pk: str) -> Response:
+        """Change any of the match's date, venue and table, as the match's page does (the
+        `schedule` action with only what changes); refused (422) once it was played."""
+        match = self.get_object()
+        data = _valid(s.PatchScheduleSerializer, request)
+        write(request, match.event)
+        scheduled = data.get("scheduled", match.scheduled)
+        fixtures.reschedule(request.user, match, scheduled, data.get("venue"), data.get("table"))
+        return self._written(match)
 
     @extend_schema(request=s.ScheduleSerializer, responses=s.MatchSerializer)
     @action(detail=True, methods=["post"])

@@ -203,3 +203,30 @@ def test_a_result_given_as_points_takes_the_round_sheets_lisa_tick(league):
         format="json",
     )
     assert bad.status_code == 400 and "lisa" in bad.json()["error"]["fields"]
+
+
+# Matches ----------------------------------------------------------------------------------
+
+
+def test_patch_moves_a_match_as_its_page_does(league):
+    client = with_key(key_for(league, "write"))
+    match, neighbour = league.matches(1)[:2]
+    url = f"/api/v1/matches/{match.pk}/"
+    moved = client.patch(url, {"scheduled": "2026-12-05T20:00:00Z"}, format="json")
+    assert moved.status_code == 200, moved.json()
+    venue = client.patch(url, {"venue": "Club Sur"}, format="json")
+    assert venue.status_code == 200, venue.json()
+    assert venue.json()["venue"] == "Club Sur"
+    assert venue.json()["scheduled"] == moved.json()["scheduled"]  # left out: kept
+    assert AuditEntry.objects.filter(action="match.reschedule").count() == 2
+    bad = client.patch(url, {"table": 0}, format="json")
+    assert bad.status_code == 400 and "table" in bad.json()["error"]["fields"]
+    taken = client.patch(url, {"table": neighbour.table}, format="json")
+    assert taken.status_code == 422 and taken.json()["error"]["code"] == "table_taken"
+    play(league, match, 150, 40)
+    played = client.patch(url, {"venue": "Otra"}, format="json")
+    assert played.status_code == 422 and played.json()["error"]["code"] == "not_schedulable"
+    assert other_write_key(league).patch(url, {"venue": "X"}, format="json").status_code == 403
+    assert APIClient().patch(url, {"venue": "X"}, format="json").status_code == 401
+    match.refresh_from_db()
+    assert match.venue == "Club Sur"
