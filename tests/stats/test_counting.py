@@ -1,6 +1,10 @@
 """Players' statistics from hand records written out in full, against figures counted by
 hand; counted again, after a referee's ruling, and from league results."""
 
+import io
+
+from django.core.management import call_command
+
 from games.disputes import services as disputes
 from games.engine import adjudicate, replay
 from games.models import Table
@@ -159,8 +163,11 @@ def test_backfill_counts_everything_once(four):
     hands, matches = services.backfill()
     assert hands == 4 and matches == 0
     assert statistics(four.pedro.pk).overall.figures.hands == 4
-    services.backfill()
+    out = io.StringIO()
+    call_command("count_statistics", stdout=out)
+    assert out.getvalue().strip() == "4 live hands and 0 league matches counted."
     assert HandStat.objects.count() == 16
+    assert statistics(four.pedro.pk).overall.figures.hands == 4
 
 
 def assert_tallies_match_the_hands() -> None:
