@@ -20,12 +20,15 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from config.celery import app as celery_app
+
 # Playwright's sync API keeps an event loop in the test thread; the ORM calls of a test
 # are still plain synchronous calls.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+_running_workers: list[str] = []  # the Celery worker of this test process, once started
 
 
 def run_async(coroutine):
@@ -221,6 +224,8 @@ def celery_worker_process(service_env, log_dir, mail_dir) -> subprocess.Popen:
     }
     log = log_dir / "worker.log"
     handle = log.open("w")
+    name = f"test-{os.getpid()}@{socket.gethostname()}"
+    celery_app.control.purge()  # what servers queued while no worker ran (turn countdowns)
     process = subprocess.Popen(
         [
             sys.executable,
@@ -238,7 +243,7 @@ def celery_worker_process(service_env, log_dir, mail_dir) -> subprocess.Popen:
             "--without-gossip",
             "--without-mingle",
             "-n",
-            f"test-{os.getpid()}@%h",
+            name,
         ],
         cwd=BASE_DIR,
         env=env,
@@ -251,8 +256,45 @@ def celery_worker_process(service_env, log_dir, mail_dir) -> subprocess.Popen:
             stop(process)
             raise RuntimeError(f"worker did not start:\n{log.read_text()[-3000:]}")
         time.sleep(0.2)
+    _running_workers.append(name)
     yield process
+    _running_workers.remove(name)
     stop(process)
+
+
+def _settle(worker: str, timeout: float = 30) -> None:
+    """Drop what the worker holds for later (countdowns), empty the queue, and wait until it
+    runs nothing."""
+    inspect = celery_app.control.inspect(destination=[worker], timeout=5, limit=1)
+    held = [
+        *((inspect.scheduled() or {}).get(worker, [])),
+        *((inspect.reserved() or {}).get(worker, [])),
+    ]
+    ids = [task.get("request", task)["id"] for task in held]
+    if ids:
+        celery_app.control.revoke(ids, destination=[worker])
+    celery_app.control.purge()
+    deadline = time.monotonic() + timeout
+    while (inspect.active() or {}).get(worker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
+@pytest.fixture(autouse=True)
+def _worker_idle_before_flush(request):
+    """A test that empties its tables at the end (a transactional test: TRUNCATE) first lets
+    this session's Celery worker go idle. A turn's countdown queued by an earlier test and run
+    during the TRUNCATE would deadlock with it."""
+    marker = request.node.get_closest_marker("django_db")
+    transactional = bool(
+        {"transactional_db", "live_server"} & set(request.fixturenames)
+        or (marker and marker.kwargs.get("transaction"))
+    )
+    if transactional:
+        request.getfixturevalue("_django_db_helper")  # set up first, so torn down after this
+    yield
+    if transactional:
+        for worker in list(_running_workers):
+            _settle(worker)
 
 
 @pytest.fixture
