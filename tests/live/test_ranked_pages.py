@@ -49,7 +49,7 @@ def test_ranked_queues_counts_end_of_match_and_leaderboard(chromium, asgi_server
         page.click("#ranked-match")
         if i < 2:
             page.wait_for_url(QUEUE_URL)
-            assert "Brasileña" in page.locator("#queue").inner_text()
+            assert "Brasileño" in page.locator("#queue").inner_text()
     for page in pages[:3]:
         page.wait_for_url(TABLE_URL)
     table = in_thread(Table.objects.get, kind="ranked")
