@@ -7,5 +7,4 @@ class GamesConfig(AppConfig):
     verbose_name = _("Play")
 
     def ready(self) -> None:
-        # Their receivers: the turn timers arm countdowns, a finished fixture's result goes in.
-        from games.services import fixtures, timers  # noqa: F401
+        from . import receivers  # noqa: F401

@@ -7,4 +7,4 @@ class LeagueConfig(AppConfig):
     verbose_name = _("Competition")
 
     def ready(self) -> None:
-        from . import signals  # noqa: F401
+        from . import receivers  # noqa: F401

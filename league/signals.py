@@ -1,14 +1,4 @@
-from django.contrib.auth.signals import user_logged_out
-from django.dispatch import Signal, receiver
-
-from .notifications import close_user_sockets
-
-
-@receiver(user_logged_out)
-def close_sockets_on_logout(sender, request, user, **kwargs) -> None:
-    if user is not None:
-        close_user_sockets(user.pk)
-
+from django.dispatch import Signal
 
 # Sent after the transaction that confirmed a result commits: a proposal confirmed by the
 # second person, a dispute settled, a forfeit awarded (`result.forfeit`), or a correction

@@ -4,7 +4,6 @@ import logging
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
-from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
 from games.models import Table
@@ -12,7 +11,7 @@ from league.models import Event, Match
 from league.services.errors import ServiceError
 from league.services.results import award_forfeit, record_online_result
 
-from .tables import create_table, fixture_finished, seat_players
+from .tables import create_table, seat_players
 
 logger = logging.getLogger(__name__)
 
@@ -49,11 +48,6 @@ def open_due_fixtures(now: datetime) -> list[Table]:
             continue
         opened.append(table)
     return opened
-
-
-@receiver(fixture_finished)
-def _fixture_finished(sender: type, table_id: int, **kwargs) -> None:
-    enter_fixture_result(table_id)
 
 
 def enter_fixture_result(table_id: int) -> None:

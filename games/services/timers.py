@@ -34,14 +34,13 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
-from django.dispatch import receiver
 from django.utils import timezone
 
 from config.celery import queue_on_commit
 from games.models import Table
 
 from . import presence
-from .tables import deadline_set, extend_deadline, time_out
+from .tables import extend_deadline, time_out
 
 logger = logging.getLogger(__name__)
 
@@ -71,8 +70,7 @@ def arm_ahead() -> float:
     return 2 * float(beat) + 1
 
 
-@receiver(deadline_set)
-def schedule(sender: type, table_id: int, version: int, deadline: datetime, **kwargs) -> None:
+def schedule(table_id: int, version: int, deadline: datetime) -> None:
     """Arm the countdown of a new deadline if it is near (with a shared channel layer)."""
     if timers_in_server():
         return
