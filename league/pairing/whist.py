@@ -161,3 +161,4 @@ def _base_round(count: int) -> tuple[_Group, tuple[_BaseTable, ...]] | None:
 READY_UP_TO = next(
     v - 1 for v in range(4, 10**4) if whist_possible(v) and _base_round(v) is None
 )  # a schedule is on hand for every 4n and 4n + 1 players up to this count
+READY_ABOVE = tuple(sorted(v for v in BASE_ROUNDS if v > READY_UP_TO))  # and for these counts

@@ -82,6 +82,7 @@ def test_whist_refusals_say_why(build_event, monkeypatch):
     assert error.value.code == "whist_unavailable"
     message = str(error.value.message)
     assert " 6 " in message and f" {individual.WHIST_READY_UP_TO}," in message
+    assert all(f" {count}" in message for count in individual.WHIST_READY_ABOVE)
 
 
 def test_table_results_need_a_second_person(build_event):

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ...models import Entry, Event, Player, Round
 from ...pairing import RotatingPlayer, WhistScheduleError, pair_rotating, whist_schedule
+from ...pairing.whist import READY_ABOVE as WHIST_READY_ABOVE
 from ...pairing.whist import READY_UP_TO as WHIST_READY_UP_TO
 from ...permissions import can
 from ...services import entries
@@ -76,14 +77,22 @@ def seat_round(user, event: Event) -> Round:
                 raise ServiceError(
                     "no_whist", _("A complete whist schedule needs 4n or 4n + 1 players.")
                 ) from error
-            raise ServiceError(
-                "whist_unavailable",
-                _(
+            if WHIST_READY_ABOVE:
+                message = _(
+                    "A whist schedule for %(n)s players exists, but none is ready here: they "
+                    "are ready for every 4n and 4n + 1 players up to %(max)s, for %(more)s "
+                    "players, and for larger prime numbers of players of the form 4n + 1."
+                )
+            else:
+                message = _(
                     "A whist schedule for %(n)s players exists, but none is ready here: they "
                     "are ready for every 4n and 4n + 1 players up to %(max)s, and for larger "
                     "prime numbers of players of the form 4n + 1."
                 )
-                % {"n": error.count, "max": WHIST_READY_UP_TO},
+            more = ", ".join(map(str, WHIST_READY_ABOVE))
+            raise ServiceError(
+                "whist_unavailable",
+                message % {"n": error.count, "max": WHIST_READY_UP_TO, "more": more},
             ) from error
         if number > len(schedule):
             raise ServiceError("schedule_complete", _("The whist schedule is complete."))
