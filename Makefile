@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WEB_PROCESSES ?= 2
 # The suite runs in this many processes, each with its own database, Redis database and var/.
-TEST_WORKERS ?= 2
+TEST_WORKERS ?= 4
 
 .PHONY: run test run-prod install requirements messages lint clean bench
 
