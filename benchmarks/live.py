@@ -260,7 +260,10 @@ async def seat_client(
                 version = message["version"]
                 if kind == "update":
                     if version in seen:
-                        stats.duplicates += 1
+                        # A moved deadline or a seat's presence comes without a new version
+                        # and without an action: not a second delivery of one.
+                        stats.duplicates += "last" in message
+                        continue
                     seen.add(version)
                     stats.received.setdefault((table.pk, version), {})[seat] = now
                 elif state is not None:
