@@ -12,7 +12,9 @@ from games.engine.tiles import PARSE
 from games.services.tables import NEXT_HAND_SECONDS
 
 # Every preset and named variant; the number of players (and pairs) is the rule set's own.
-NAMES = [*PRESETS, *VARIANTS]
+# A preset can also be a variant's name ("vog" is the four-player form of the VOG family):
+# each name is offered once.
+NAMES = list(dict.fromkeys([*PRESETS, *VARIANTS]))
 NAME_LABELS = {
     "dominican": _("Dominican"),
     "brazilian": _("Brazilian"),
