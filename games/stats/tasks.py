@@ -8,26 +8,22 @@ from django.db import IntegrityError, OperationalError
 
 from . import services
 
+# Both tasks retry on a clash or a lost connection, backing off.
+RETRYING = {
+    "ignore_result": True,
+    "autoretry_for": (OperationalError, IntegrityError),
+    "retry_backoff": True,
+    "max_retries": 5,
+}
 
-@shared_task(
-    name=services.HAND_TASK,
-    ignore_result=True,
-    autoretry_for=(OperationalError, IntegrityError),
-    retry_backoff=True,
-    max_retries=5,
-)
+
+@shared_task(name=services.HAND_TASK, **RETRYING)
 def count_live_hand(hand_id: int) -> int:
     """Count a finished live hand (again, after a ruling) into its players' statistics."""
     return services.count_live_hand(hand_id)
 
 
-@shared_task(
-    name=services.MATCH_TASK,
-    ignore_result=True,
-    autoretry_for=(OperationalError, IntegrityError),
-    retry_backoff=True,
-    max_retries=5,
-)
+@shared_task(name=services.MATCH_TASK, **RETRYING)
 def count_league_match(match_id: int) -> int:
     """Count a league match's recorded hands (again) once its result is confirmed."""
     return services.count_league_match(match_id)
