@@ -8,6 +8,7 @@ checked: no tile of the boneyard, and no tile another seat drew, was ever shown.
 import json
 import random
 import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from datetime import timedelta
 
@@ -202,6 +203,30 @@ def test_the_table_page_seats_two_or_three(chromium, asgi_server, log_dir, name)
         page.context.close()
 
 
+def random_1v1_turns(
+    host, rng: random.Random, choose: Callable[[tuple[str, ...]], Sequence[str]] = tuple
+) -> Iterator[Table]:
+    """Tables of `host` (seat 0) against an easy bot under tournament_1v1 rules, one after
+    another, played by `host` at random among `choose(legal actions)`: yields the table
+    before each of the host's actions (the caller breaks out once it has what it wants)."""
+    while True:
+        table = tables.create_table(host=host, rules=rules_of("tournament_1v1"))
+        tables.sit(table.pk, host, 0)
+        tables.add_bot(table.pk, host, 1, "easy")
+        table.refresh_from_db()
+        while table.status == Table.Status.PLAYING:
+            yield table
+            legal = legal_actions(state_from_dict(table.state))
+            tables.act(
+                table.pk,
+                host,
+                action=rng.choice(choose(legal)),
+                version=table.version,
+                client_id=f"c{rng.random()}",
+            )
+            table.refresh_from_db()
+
+
 def held_drawn_tile(record: dict) -> tuple[int, str] | None:
     """(holder, tile) of a tile drawn from the boneyard and still in a hand, if any."""
     state = state_from_dict(record)
@@ -217,22 +242,9 @@ def test_the_check_catches_a_drawn_or_undrawn_tile_shown(db):
     """The check above fails on a message that shows another seat's drawn tile, or a tile
     still in the boneyard."""
     host = make_players(1)[0]
-    rng = random.Random(5)
-    found = None
-    while found is None:
-        table = tables.create_table(host=host, rules=rules_of("tournament_1v1"))
-        tables.sit(table.pk, host, 0)
-        tables.add_bot(table.pk, host, 1, "easy")
-        table.refresh_from_db()
-        while table.status == Table.Status.PLAYING:
-            if (found := held_drawn_tile(table.state)) is not None:
-                break
-            state = state_from_dict(table.state)
-            action = rng.choice(legal_actions(state))
-            tables.act(
-                table.pk, host, action=action, version=table.version, client_id=f"c{rng.random()}"
-            )
-            table.refresh_from_db()
+    for table in random_1v1_turns(host, random.Random(5)):
+        if (found := held_drawn_tile(table.state)) is not None:
+            break
     record, (holder, drawn) = table.state, found
     records = {table.hand_number: record}
     snap = snapshot(table.pk, host)
@@ -251,27 +263,14 @@ def test_the_check_catches_a_drawn_or_undrawn_tile_shown(db):
 def test_an_expired_turn_draws_until_a_tile_fits_and_plays_it(db):
     """An absent player's turn in a draw game is one timeout, however many tiles it draws."""
     host = make_players(1)[0]
-    rng = random.Random(8)
-    stuck = None
-    while stuck is None:
-        table = tables.create_table(host=host, rules=rules_of("tournament_1v1"))
-        tables.sit(table.pk, host, 0)
-        tables.add_bot(table.pk, host, 1, "easy")
-        table.refresh_from_db()
-        while table.status == Table.Status.PLAYING:
-            state = state_from_dict(table.state)
-            if state.turn == 0 and legal_actions(state) == ("draw",):
-                stuck = state
-                break
-            choices = [a for a in legal_actions(state) if a != "draw"] or ["draw"]
-            tables.act(
-                table.pk,
-                host,
-                action=rng.choice(choices),
-                version=table.version,
-                client_id=f"c{rng.random()}",
-            )
-            table.refresh_from_db()
+
+    def avoid_drawing(legal: tuple[str, ...]) -> list[str]:
+        return [a for a in legal if a != "draw"] or ["draw"]
+
+    for table in random_1v1_turns(host, random.Random(8), avoid_drawing):
+        stuck = state_from_dict(table.state)
+        if stuck.turn == 0 and legal_actions(stuck) == ("draw",):
+            break
     Table.objects.filter(pk=table.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     before = len(stuck.actions)
     assert tables.time_out(table.pk, table.version)
