@@ -96,6 +96,9 @@ def test_organiser_runs_a_16_pair_4_round_swiss(page, chromium, asgi_server):
     )
     width = referee_page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, wide
+    # Nor does the standings table scroll sideways inside its card.
+    box = referee_page.locator("#standings .scroll")
+    assert box.evaluate("e => e.scrollWidth <= e.clientWidth"), box.evaluate("e => e.scrollWidth")
     second.close()
 
 
