@@ -467,8 +467,8 @@ def _ranked_rows(pool_id: int, start: datetime) -> list[tuple]:
         winner = (match or {}).get("winner") if forfeit_side is None else 1 - forfeit_side
         if winner not in (0, 1):
             continue  # an unfinished match (every seat left to a bot) is not rated
-        rows.append((None, table_id, played_at, int(winner == 0), int(winner == 1)))
-        rows[-1] += tuple(players[table_id])
+        games = (int(winner == 0), int(winner == 1))
+        rows.append((None, table_id, played_at, *games, *players[table_id]))
     return rows
 
 
