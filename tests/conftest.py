@@ -263,20 +263,27 @@ def celery_worker_process(service_env, log_dir, mail_dir) -> subprocess.Popen:
 
 
 def _settle(worker: str, timeout: float = 30) -> None:
-    """Drop what the worker holds for later (countdowns), empty the queue, and wait until it
-    runs nothing."""
+    """Empty the queue, drop what the worker holds for later (countdowns), and wait until it
+    runs nothing; again until a pass finds nothing new held and nothing running, since a
+    running task may queue another."""
     inspect = celery_app.control.inspect(destination=[worker], timeout=5, limit=1)
-    held = [
-        *((inspect.scheduled() or {}).get(worker, [])),
-        *((inspect.reserved() or {}).get(worker, [])),
-    ]
-    ids = [task.get("request", task)["id"] for task in held]
-    if ids:
-        celery_app.control.revoke(ids, destination=[worker])
-    celery_app.control.purge()
+    revoked: set[str] = set()
     deadline = time.monotonic() + timeout
-    while (inspect.active() or {}).get(worker) and time.monotonic() < deadline:
-        time.sleep(0.1)
+    while time.monotonic() < deadline:
+        celery_app.control.purge()
+        held = [
+            *((inspect.scheduled() or {}).get(worker, [])),
+            *((inspect.reserved() or {}).get(worker, [])),
+        ]
+        ids = {task.get("request", task)["id"] for task in held} - revoked
+        if ids:
+            celery_app.control.revoke(list(ids), destination=[worker])
+            revoked |= ids
+        busy = (inspect.active() or {}).get(worker)
+        if not ids and not busy:
+            return
+        if busy:
+            time.sleep(0.1)
 
 
 @pytest.fixture(autouse=True)
