@@ -227,8 +227,7 @@ class Column:
 
 def tiebreak_names(event: Event) -> list[str | Promise]:
     """The event's tiebreaks by name, in order, each once."""
-    labels = dict(T.choices)
-    return [labels.get(key, key) for key in dict.fromkeys(event.tiebreaks)]
+    return [column.title for column in tiebreak_columns(event)]
 
 
 def tiebreak_columns(event: Event, rows: list[Standing] | None = None) -> list[Column]:
