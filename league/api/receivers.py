@@ -113,10 +113,12 @@ def on_audited(sender, instance: AuditEntry, created: bool, raw: bool = False, *
     topic = AUDIT_TOPICS.get(instance.action)
     if not created or raw or topic is None or instance.event_id is None:
         return
-    data = _audited_data(instance)
+    event = Event.objects.select_related("organisation").get(pk=instance.event_id)
+    hooks = webhooks.subscribers(topic, event)
+    # The audited object is read only for a subscriber: most organisations have none.
+    data = _audited_data(instance) if hooks else None
     if data is not None:
-        event = Event.objects.select_related("organisation").get(pk=instance.event_id)
-        webhooks.emit(topic, event, data)
+        webhooks.emit(topic, event, data, hooks)
 
 
 @receiver(standings_changed, dispatch_uid="api.standings")

@@ -98,17 +98,26 @@ def signature(secret: str, body: bytes, timestamp: int) -> str:
     return f"t={timestamp},v1={digest}"
 
 
-def emit(topic: str, event: Event, data: dict[str, Any]) -> list[Delivery]:
+def emit(
+    topic: str, event: Event, data: dict[str, Any], hooks: list[Webhook] | None = None
+) -> list[Delivery]:
     """Queue `topic` for every active webhook of the event's organisation (or above it) that
-    subscribed to it; sent by the worker once the current transaction commits."""
-    hooks = [
+    subscribed to it (`hooks`, when the caller has them); sent by the worker once the
+    current transaction commits."""
+    if hooks is None:
+        hooks = subscribers(topic, event)
+    return queue(hooks, topic, event.organisation, {"event": event.slug, **data})
+
+
+def subscribers(topic: str, event: Event) -> list[Webhook]:
+    """The active webhooks of the event's organisation (or above it) subscribed to `topic`."""
+    return [
         hook
         for hook in Webhook.objects.filter(
             organisation_id__in=lineage(event.organisation), active=True
         )
         if topic in hook.topics
     ]
-    return queue(hooks, topic, event.organisation, {"event": event.slug, **data})
 
 
 def queue(hooks: list[Webhook], topic: str, organisation, data: dict[str, Any]) -> list[Delivery]:
