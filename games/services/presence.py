@@ -16,7 +16,7 @@ from datetime import timedelta
 
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import DataError, IntegrityError
+from django.db import DataError, IntegrityError, transaction
 from django.utils import timezone
 
 from games.models import Presence, Seat
@@ -37,15 +37,14 @@ def _seated(table_id: int, user_id: int) -> bool:
 def arrive(table_id: int, user: AbstractBaseUser, channel: str) -> None:
     """A socket of `user` opened at the table: their seat, if they hold one, is online."""
     try:
-        Presence.objects.update_or_create(
-            channel=channel,
-            defaults={
-                "table_id": table_id,
-                "user_id": user.pk,
-                "process": PROCESS,
-                "seen": timezone.now(),
-            },
-        )
+        with transaction.atomic():  # a refused row leaves a caller's transaction usable
+            Presence.objects.create(  # a socket's channel name is its own: one row, made once
+                channel=channel,
+                table_id=table_id,
+                user_id=user.pk,
+                process=PROCESS,
+                seen=timezone.now(),
+            )
     except (IntegrityError, DataError):  # no such table (an id past any, or deleted)
         return
     if _seated(table_id, user.pk):
