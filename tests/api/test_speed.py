@@ -4,12 +4,14 @@ If-None-Match costs no database query), and lists whose query count ignores the 
 from unittest import mock
 
 import pytest
+from django.core.cache import caches
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from rest_framework.throttling import SimpleRateThrottle
 
+from config.cache import RedisCache
 from league.api.http import STANDINGS_PATH
 from league.api.serializers import MatchSerializer
 from league.api.views import EventViewSet
@@ -211,14 +213,9 @@ def test_a_listed_match_reads_as_its_detail(api, db):
         assert set(row) == set(MatchSerializer.Meta.fields)
 
 
-def test_the_redis_cache_keeps_one_client_per_pool(settings):
-    from django.core.cache import caches
-
-    from config.cache import RedisCache
-
+def test_the_redis_cache_keeps_one_client_per_pool(redis_layer):
     cache = caches["default"]
-    if not isinstance(cache, RedisCache):
-        pytest.skip("the cache is not Redis here")
+    assert isinstance(cache, RedisCache)  # with Redis, the cache is on it
     client = cache._cache.get_client(write=True)
     assert cache._cache.get_client(write=True) is client
     cache.set("api:test:client", b"kept")
