@@ -33,6 +33,13 @@ from .models import Delivery, Webhook
 MAX_ID = 2**63 - 1
 
 
+def _ids(**options: Any) -> serializers.ListField:
+    """A list of up to 1024 row ids (each within the database's range)."""
+    return serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID), max_length=1024, **options
+    )
+
+
 def rfc3339(value: datetime.datetime) -> str:
     """An aware time in RFC 3339, in its own zone, or in UTC where that zone's offset then
     had seconds (local mean time, such as -04:39:36 in Santo Domingo before 1890)."""
@@ -716,12 +723,7 @@ class DrawBracketSerializer(serializers.Serializer):
     """Seeds by hand, best first (every entry that plays, once); without them the event's
     seeding option decides."""
 
-    seeds = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
-        required=False,
-        allow_empty=False,
-        max_length=1024,
-    )
+    seeds = _ids(required=False, allow_empty=False)
 
 
 class CorrectionSerializer(ResultInputSerializer):
@@ -729,12 +731,7 @@ class CorrectionSerializer(ResultInputSerializer):
     changes the winner resets the later matches that depended on it: `reset` must list
     exactly their ids, as the preview gave them (omitted or empty when nothing resets)."""
 
-    reset = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
-        required=False,
-        default=list,
-        max_length=1024,
-    )
+    reset = _ids(required=False, default=list)
 
 
 class RatingPoolSerializer(ModelSerializer):
