@@ -122,13 +122,13 @@ def run(request: HttpRequest, slug: str) -> HttpResponse:
     open_results = Result.objects.filter(
         match__event=event, status=Result.Status.PROPOSED
     ).select_related("match__entry_a", "match__entry_b", "match__round")
-    to_play = (
+    to_play = list(
         unfinished_matches(event)
         .exclude(results__status__in=Result.OPEN)
         .select_related("entry_a", "entry_b", "round")
         .order_by("round__number", "table")
     )
-    first = to_play.first()
+    latest = latest_round(event)
     context.update(
         entries=event.entries.filter(team__isnull=True).select_related("player_1", "player_2"),
         playing=len(playing_entries(event)),
@@ -140,9 +140,9 @@ def run(request: HttpRequest, slug: str) -> HttpResponse:
         forbidden=ForbiddenPairing.objects.filter(event=event).select_related("entry_a", "entry_b"),
         draft=pairings,
         rematches=swiss.rematches(event, pairings) if pairings else set(),
-        latest=latest_round(event),
+        latest=latest,
         to_play=to_play,
-        sheet_round=first.round if first else latest_round(event),
+        sheet_round=to_play[0].round if to_play else latest,
         open_results=open_results,
         result_form=ResultForm(games=games),
         table_form=TableResultForm(),
