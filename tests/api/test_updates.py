@@ -155,20 +155,17 @@ def test_an_entry_takes_players_of_the_organisers_roster_only(league):
     elsewhere = Organisation.objects.create(name="Lejano", slug="lejano")
     stranger = Player.objects.create(display_name="Desconocido", club=elsewhere)
     ours = clubs.add_player(league.organiser, league.club, display_name="Nuestro")
-    refused = client.post(
-        "/api/v1/entries/",
-        {"event": open_event.slug, "player_1": ours.pk, "player_2": stranger.pk},
-        format="json",
-    )
+
+    def register(partner: Player):
+        body = {"event": open_event.slug, "player_1": ours.pk, "player_2": partner.pk}
+        return client.post("/api/v1/entries/", body, format="json")
+
+    refused = register(stranger)
     assert refused.status_code == 422, refused.json()
     assert refused.json()["error"]["code"] == "not_on_roster"
     assert not Entry.objects.filter(event=open_event).exists()
     partner = clubs.add_player(league.organiser, league.club, display_name="Compañero")
-    made = client.post(
-        "/api/v1/entries/",
-        {"event": open_event.slug, "player_1": ours.pk, "player_2": partner.pk},
-        format="json",
-    )
+    made = register(partner)
     assert made.status_code == 201, made.json()
     assert made.json()["name"] == "Nuestro / Compañero"
     assert Event.objects.get(pk=open_event.pk).entries.count() == 1
