@@ -175,7 +175,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     if rounds:
         matches = list(
             Match.objects.filter(round__in=rounds, parent__isnull=True)
-            .select_related("entry_a", "entry_b")
+            .select_related("entry_a", "entry_b", "round")
             .prefetch_related(
                 Prefetch(
                     "results",
@@ -183,7 +183,6 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
                     to_attr="confirmed",
                 )
             )
-            .select_related("round")
             .order_by("round__number", F("table").asc(nulls_last=True), "pk")
         )
     table = _projector_standings(event)
