@@ -249,12 +249,26 @@ def test_the_brazilian_spinner_has_four_arms(chromium, asgi_server, size):
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=SHOTS / f"spinner-{size}.png", full_page=True)
     # The arms leave the spinner on its four sides.
-    box = page.locator("#board .domino.spinner").bounding_box()
+    # Read in one go: an update (a seat's presence, say) may redraw the board in between.
+    boxes = page.evaluate(
+        """() => {
+            const box = (el) => {
+                const r = el.getBoundingClientRect();
+                return {x: r.x, y: r.y, width: r.width, height: r.height};
+            };
+            const first = (sel) => box(document.querySelector(sel));
+            return {
+                spinner: first("#board .domino.spinner"),
+                left: first("#board .domino[data-end=left]"),
+                right: first("#board .domino[data-end=right]"),
+                up: first("#board .domino[data-end=up]"),
+                down: first("#board .domino[data-end=down]"),
+            };
+        }"""
+    )
+    box = boxes.pop("spinner")
     centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    first = {
-        end: page.locator(f"#board .domino[data-end={end}]").first.bounding_box()
-        for end in ("left", "right", "up", "down")
-    }
+    first = boxes
     assert first["left"]["x"] + first["left"]["width"] <= centre[0]
     assert first["right"]["x"] >= centre[0]
     assert first["up"]["y"] + first["up"]["height"] <= centre[1]
