@@ -5,6 +5,9 @@ with a 95% Wilson interval, and the mean time per move of each level (CPU time, 
 
     python benchmarks/bots.py                      # the three pairings, 1,000 matches each
     python benchmarks/bots.py --matches 50 --pairing strong:easy --playouts 300
+    python benchmarks/bots.py --processes 2        # the matches shared out over two cores
+
+Each match has its own seed, so the figures do not depend on how many processes play them.
 
 Targets (issue #21): strong v easy >= 75%, strong v medium >= 58%, medium v easy >= 65%.
 """
@@ -14,6 +17,8 @@ import math
 import random
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -56,33 +61,47 @@ def play_match(levels, rng, playouts, clock):
     return match.winner
 
 
+def play_one(seed: int, first: str, second: str, m: int, *, playouts: int) -> tuple[bool, dict]:
+    """Match `m` of a pairing: whether the first level's pair won it, and the move clock.
+    The pairs change seats every match, so neither level keeps seat 0's luck."""
+    rng = random.Random(f"{seed}:{first}:{second}:{m}")
+    clock = {first: (0.0, 0), second: (0.0, 0)}
+    levels = (first, second) if m % 2 == 0 else (second, first)
+    winner = play_match(levels, rng, playouts, clock)
+    return winner == (0 if m % 2 == 0 else 1), clock
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--playouts", type=int, default=600, help="strong's playouts per move")
     parser.add_argument("--pairing", action="append", help="LEVEL:LEVEL (repeatable)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--processes", type=int, default=1)
     args = parser.parse_args()
     pairings = [tuple(p.split(":")) for p in args.pairing] if args.pairing else list(TARGETS)
     print(f"dominican preset, {args.matches} matches per pairing, strong: {args.playouts} playouts")
     print(f"{'pairing':<18}{'win rate':>9}  {'95% CI':<15}{'target':>7}  ms/move (first, second)")
-    for first, second in pairings:
-        rng = random.Random(args.seed)
-        clock = {first: (0.0, 0), second: (0.0, 0)}
-        wins = 0
-        for m in range(args.matches):
-            # The pairs change seats every match, so neither level keeps seat 0's luck.
-            levels = (first, second) if m % 2 == 0 else (second, first)
-            winner = play_match(levels, rng, args.playouts, clock)
-            wins += winner == (0 if m % 2 == 0 else 1)
-        low, high = wilson(wins, args.matches)
-        target = TARGETS.get((first, second))
-        per_move = [1000 * s / max(1, n) for s, n in (clock[first], clock[second])]
-        print(
-            f"{first + ' v ' + second:<18}{wins / args.matches:>8.1%}  "
-            f"[{low:.1%}, {high:.1%}]{'' if target is None else f'{target:>7.0%}':>8}  "
-            f"{per_move[0]:.1f}, {per_move[1]:.1f}"
-        )
+    with ProcessPoolExecutor(args.processes) as pool:
+        for first, second in pairings:
+            clock = {first: [0.0, 0], second: [0.0, 0]}
+            wins = 0
+            match = partial(play_one, args.seed, first, second, playouts=args.playouts)
+            played = pool.map(match, range(args.matches), chunksize=4)
+            for won, spent in played:
+                wins += won
+                for level, (seconds, moves) in spent.items():
+                    clock[level][0] += seconds
+                    clock[level][1] += moves
+            low, high = wilson(wins, args.matches)
+            target = TARGETS.get((first, second))
+            per_move = [1000 * s / max(1, n) for s, n in (clock[first], clock[second])]
+            print(
+                f"{first + ' v ' + second:<18}{wins / args.matches:>8.1%}  "
+                f"[{low:.1%}, {high:.1%}]{'' if target is None else f'{target:>7.0%}':>8}  "
+                f"{per_move[0]:.1f}, {per_move[1]:.1f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ receiving it, and lost and duplicated actions; then the table count at which it 
 
     python benchmarks/live.py [--tables 50,100,200,300] [--seconds 20] [--timeline 5]
 
-Needs PostgreSQL on 127.0.0.1:5432 (user postgres) and Redis on 127.0.0.1:6379.
+Needs PostgreSQL on 127.0.0.1:5432 (user postgres) and Redis on 127.0.0.1:6379; its database
+15 (or BENCH_REDIS_URL) is flushed, away from the suite's databases.
 """
 
 import argparse
@@ -30,7 +31,7 @@ BASE = Path(__file__).resolve().parent.parent
 DB = "capicua_bench"
 ENV = {
     "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DB}",
-    "REDIS_URL": "redis://127.0.0.1:6379/9",
+    "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/15"),
     "SECRET_KEY": "benchmark-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz",
     "SECURE_SSL": "0",
     "ALLOWED_HOSTS": "127.0.0.1",
