@@ -13,7 +13,8 @@ from django.utils.translation import ngettext
 
 from ..models import Entry, Event, Match, Membership, Organisation, Result
 from ..permissions import MANAGERS, REFEREES
-from ..tournaments.models import DraftPairing, Tournament
+from ..tournaments.models import Bracket, DraftPairing, Tournament
+from ..tournaments.services import groups
 from ..tournaments.services.common import TOURNAMENT_FORMATS
 from .clubs import family
 
@@ -140,8 +141,15 @@ def _round_todos(event: Event, run: str, busy: int, entrants: int) -> list[Todo]
     elif event.format == Event.Format.INDIVIDUAL:
         if latest < options.rounds and entrants >= 4:
             return [Todo(_("Seat round %(n)s") % {"n": latest + 1}, run, urgent=True)]
+    elif event.format == Event.Format.GROUPS_PLAYOFF and latest:
+        if not Bracket.objects.filter(event=event).exists():
+            left = groups.groups_left(event)
+            if not left:
+                return [Todo(_("Start the playoff"), run, urgent=True)]
+            return [Todo(groups.groups_left_text(left), run, urgent=True)]
     elif not latest and entrants >= 2:
-        return [Todo(_("Draw the first round"), run, urgent=True)]
+        text = _("Draw the groups") if event.format == Event.Format.GROUPS_PLAYOFF else None
+        return [Todo(text or _("Draw the first round"), run, urgent=True)]
     return []
 
 

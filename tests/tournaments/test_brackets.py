@@ -4,6 +4,7 @@ from django.core.exceptions import PermissionDenied
 from django.utils import translation
 
 from league.models import Event, Match, Result, Round
+from league.services import results
 from league.services.errors import ServiceError
 from league.tournaments.models import Bracket, BracketSlot
 from league.tournaments.services import brackets, groups
@@ -106,7 +107,8 @@ def test_group_stage_then_playoff(build_event, confirmed):
     assert data.event.rounds.count() == 3
     with pytest.raises(ServiceError) as error:
         groups.start_playoff(data.organiser, data.event)
-    assert error.value.code == "round_unfinished"
+    assert error.value.code == "groups_unfinished"
+    assert "12 encuentros de grupo" in error.value.message
     for match in Match.objects.filter(event=data.event):
         confirmed(data, match)
     bracket = groups.start_playoff(data.organiser, data.event)
@@ -116,6 +118,27 @@ def test_group_stage_then_playoff(build_event, confirmed):
     for match in semis:  # group winners meet the other group's runner-up
         a, b = match.entry_a.group_member.group_id, match.entry_b.group_member.group_id
         assert a != b
+
+
+def test_the_playoff_waits_for_every_group_result_and_changes_nothing(build_event, confirmed):
+    data = build_event(Event.Format.GROUPS_PLAYOFF, 8, groups=2, qualifiers_per_group=2)
+    groups.draw_groups(data.organiser, data.event)
+    *done, waiting = Match.objects.filter(event=data.event).order_by("round__number", "table")
+    for match in done:
+        confirmed(data, match)
+    # the last group match has a player's entry, not yet confirmed
+    player = waiting.entry_a.player_1.user
+    proposed = results.enter_result(player, waiting, [{"points_a": 150, "points_b": 60}])
+    assert proposed.status == Result.Status.PROPOSED
+    before = (Match.objects.count(), Round.objects.count(), Result.objects.count())
+    with translation.override("es"), pytest.raises(ServiceError) as error:
+        groups.start_playoff(data.organiser, data.event)
+    assert error.value.code == "groups_unfinished"
+    assert str(error.value.message) == "Falta confirmar el resultado de 1 encuentro de grupo."
+    assert (Match.objects.count(), Round.objects.count(), Result.objects.count()) == before
+    assert not Bracket.objects.filter(event=data.event).exists()
+    results.confirm_result(data.organiser, proposed)
+    assert groups.start_playoff(data.organiser, data.event).seeds.count() == 4
 
 
 def test_bracket_permissions(build_event):

@@ -1,5 +1,6 @@
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from league.models import Event, Match, Result
 from league.tournaments.models import DraftPairing
@@ -138,3 +139,47 @@ def test_results_to_enter_are_listed_round_by_round_each_with_its_sheet(build_ev
     for round_ in rounds:
         assert page.count(f'href="{reverse("round_sheet", args=[round_.pk])}"') >= 1
     assert page.count('class="result-round"') == rounds.count()
+
+
+def test_start_the_playoff_is_offered_only_once_every_group_match_counts(build_event, client):
+    from league.services import dashboard, results
+    from league.tournaments.models import Bracket
+
+    data = build_event(Event.Format.GROUPS_PLAYOFF, 8, groups=2, qualifiers_per_group=2)
+    groups.draw_groups(data.organiser, data.event)
+    slug = data.event.slug
+    run = reverse("tournament_run", args=[slug])
+    matches = list(Match.objects.filter(event=data.event).order_by("round__number", "table"))
+    for match in matches[:-3]:
+        play(data, match)
+    waiting = matches[-3]  # a player's entry, not confirmed yet
+    results.enter_result(waiting.entry_a.player_1.user, waiting, [{"points_a": 150, "points_b": 9}])
+    client.force_login(data.organiser)
+    client.cookies.load({"django_language": "en"})
+    page = client.get(run).content.decode()
+    assert 'id="start-playoff"' not in page
+    assert "3 group matches still need a confirmed result." in page
+    sheet = reverse("round_sheet", args=[matches[-2].round_id])
+    assert f'href="{sheet}"' in page.split('id="playoff-waits"')[1].split("</p>")[0]
+    with translation.override("en"):
+        item = next(i for i in dashboard.events_of(data.organiser) if i.event == data.event)
+        assert "Start the playoff" not in [str(t.text) for t in item.todos]
+
+    # a forged POST is refused with the same words, and nothing is drawn
+    counts = (Match.objects.count(), data.event.rounds.count())
+    response = client.post(reverse("tournament_act", args=[slug, "playoff"]), follow=True)
+    errors = [str(m) for m in response.context["messages"] if m.level_tag == "error"]
+    assert errors == ["3 group matches still need a confirmed result."]
+    assert not Bracket.objects.filter(event=data.event).exists()
+    assert (Match.objects.count(), data.event.rounds.count()) == counts
+
+    for match in matches[-2:]:
+        play(data, match)
+    results.confirm_result(data.organiser, waiting.results.get())
+    page = client.get(run).content.decode()
+    assert 'id="start-playoff"' in page and 'id="playoff-waits"' not in page
+    with translation.override("en"):
+        item = next(i for i in dashboard.events_of(data.organiser) if i.event == data.event)
+        assert [(str(t.text), t.url) for t in item.todos] == [("Start the playoff", run)]
+    client.post(reverse("tournament_act", args=[slug, "playoff"]))
+    assert Bracket.objects.filter(event=data.event).exists()

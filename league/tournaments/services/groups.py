@@ -8,6 +8,7 @@ keeps entries of one group apart for as long as possible).
 
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from ...models import Entry, Event, Match, Round
 from ...pairing import playoff_seeds, round_robin, snake_groups
@@ -20,9 +21,9 @@ from .common import (
     lock_event,
     next_round_number,
     playing_entries,
-    require_round_complete,
     start_play,
     tournament_of,
+    unfinished_matches,
 )
 from .standings import group_tables
 
@@ -75,6 +76,19 @@ def draw_groups(user, event: Event) -> list[Group]:
     return groups
 
 
+def groups_left(event: Event) -> int:
+    """How many group matches still lack a confirmed result (the playoff waits for them)."""
+    return unfinished_matches(event).count()
+
+
+def groups_left_text(left: int) -> str:
+    return ngettext(
+        "%(n)s group match still needs a confirmed result.",
+        "%(n)s group matches still need a confirmed result.",
+        left,
+    ) % {"n": left}
+
+
 def qualifiers(event: Event) -> list[Entry]:
     """The playoff seeds from the group tables (group winners first)."""
     tables = group_tables(event)
@@ -91,7 +105,9 @@ def start_playoff(user, event: Event) -> Bracket:
         raise ServiceError("no_groups", _("Draw the groups first."))
     if Bracket.objects.filter(event=event).exists():
         raise ServiceError("bracket_exists", _("The bracket has already been drawn."))
-    require_round_complete(event)
+    left = groups_left(event)
+    if left:
+        raise ServiceError("groups_unfinished", groups_left_text(left))
     kind = Bracket.Kind.DOUBLE if tournament_of(event).playoff_double else Bracket.Kind.SINGLE
     try:
         seeds = qualifiers(event)
