@@ -99,6 +99,9 @@ def table_strings() -> dict:
                 "opponents": _("the pips in the other players' hands"),
             },
             "target_reached": _("A player reached the target."),
+            "shutout_text": _(
+                "%(name)s! Every other player ended the match without a hand's points."
+            ),
         },
         "rule_domino": {
             "all_hands": _("the pips left in every other hand, partner's included"),

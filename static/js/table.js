@@ -664,7 +664,7 @@
     // is announced with the match's end, whatever the last hand shows.
     if (t.finish === "target" && t.shutout) {
       const announce = el("p", { class: "shutout", id: "shutout", role: "status" }, [
-        el("span", { text: fmt(T.shutout_text, { name: shutoutName() }) }),
+        el("span", { text: fmt(paired() ? T.shutout_text : T.singles.shutout_text, { name: shutoutName() }) }),
       ]);
       if (t.shutout_multiplier > 1) {
         announce.appendChild(el("span", { text: " " + plural(T.shutout_counts, t.shutout_multiplier, { n: t.shutout_multiplier }) }));

@@ -203,6 +203,26 @@ def test_the_table_page_seats_two_or_three(chromium, asgi_server, log_dir, name)
         page.context.close()
 
 
+def test_a_shutout_without_pairs_names_the_other_players(chromium, asgi_server):
+    """A pollona at a table of single players is announced to the players, not to a pair."""
+    host, table = in_thread(seated_against_bots, "vog_3p")
+
+    def finish_with_a_shutout() -> None:
+        Table.objects.filter(pk=table.pk).update(
+            status=Table.Status.FINISHED,
+            finished=timezone.now(),
+            match={"over": True, "winner": 0, "shutout": True, "scores": [12, 0, 0]},
+        )
+
+    in_thread(finish_with_a_shutout)
+    page = open_page(chromium, asgi_server, table, host, phone=True)
+    page.wait_for_selector("#result .match-end #shutout")
+    text = page.locator("#shutout").inner_text()
+    assert "Los demás jugadores terminaron la partida" in text
+    assert "bando" not in text
+    page.context.close()
+
+
 def random_1v1_turns(
     host, rng: random.Random, choose: Callable[[tuple[str, ...]], Sequence[str]] = tuple
 ) -> Iterator[Table]:
