@@ -13,7 +13,7 @@ from games.disputes.demo import add_demo_dispute
 from .models import Event, Match, Membership, Organisation, Player, Season
 from .ratings import demo as ratings_demo
 from .services import entries, events, fixtures, results
-from .tournaments.demo import swiss_tournament
+from .tournaments.demo import elimination_cup, swiss_tournament
 
 PASSWORD = "capicua"
 CLUB_SLUG = "club-los-capicuas"
@@ -104,12 +104,20 @@ def _score(rng: random.Random, target: int) -> list[dict]:
 
 def add_demo_events(club: Organisation, organiser) -> bool:
     """A league in progress (8 pairs, some rounds confirmed, one result awaiting
-    confirmation, fixtures ahead) and a draft Swiss tournament. Once only."""
-    if Event.objects.filter(organisation=club, name=LEAGUE_NAME).exists():
-        return False
+    confirmation, fixtures ahead), a draft Swiss tournament and a double elimination cup
+    half played. Each once only."""
     season, _ = Season.objects.get_or_create(
         organisation=club, name="2026–27", defaults={"starts": date(2026, 10, 1)}
     )
+    created = _league_and_swiss(club, organiser, season)
+    rng = random.Random(2027)
+    cup = elimination_cup(club, organiser, season, lambda target: _score(rng, target))
+    return created or cup is not None
+
+
+def _league_and_swiss(club: Organisation, organiser, season: Season) -> bool:
+    if Event.objects.filter(organisation=club, name=LEAGUE_NAME).exists():
+        return False
     league = events.create_event(
         organiser,
         club,

@@ -196,6 +196,8 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
             "matches": matches,
             "standings": table,
             "played": any(row["played"] for row in table),
+            # a podium once every place is known (an elimination still in play has none)
+            "podium": not any(row.get("in_play") for row in table),
             "drawn": any(row["drawn"] for row in table),
             "seconds": 20,
         },
@@ -216,5 +218,6 @@ def _projector_standings(event: Event) -> list[dict]:
         {"position": r.position, "name": r.entry, "played": r.played, "won": r.won}
         | {"drawn": r.drawn, "lost": r.lost}
         | {"score": r.values.get("match_wins", r.match_points), "difference": r.point_difference}
+        | {"placement": r.placement, "in_play": r.in_play}
         for r in (rows if rows is not None else pairs_standings(event))
     ]

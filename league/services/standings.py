@@ -69,6 +69,7 @@ class Standing:
     # each tiebreak's value, by the event's tiebreak keys (head-to-head only where used)
     values: dict[str, float] = field(default_factory=dict)
     placement: str = ""  # elimination events: "Winner", "Runner-up", "5–8", ...
+    in_play: bool = False  # elimination events: not placed yet, still in the bracket
 
     @property
     def point_difference(self) -> int:

@@ -2,6 +2,7 @@
 standings values."""
 
 from django import template
+from django.utils.html import format_html_join
 
 register = template.Library()
 
@@ -26,3 +27,15 @@ def tiebreak_value(row, key: str) -> str:
     if value is None:
         return "–"
     return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+
+
+@register.filter
+def pair_lines(entry) -> str:
+    """A pair's name with each player's name kept whole where a line breaks ("Carmen Díaz /"
+    then "Isabel Cabrera", not "Carmen Díaz / Isabel" then "Cabrera")."""
+    parts = str(entry).split(" / ")
+    return format_html_join(
+        " ",
+        '<span class="name-part">{}</span>',
+        ((part + (" /" if i < len(parts) - 1 else ""),) for i, part in enumerate(parts)),
+    )

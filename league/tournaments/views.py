@@ -16,6 +16,7 @@ from ..event_forms import ResultForm
 from ..event_views import _rounds as rounds_with_results
 from ..event_views import refused
 from ..models import Event, Match, Result, Round
+from ..models.events import round_label
 from ..permissions import can, require, require_published
 from ..services import entries as core_entries
 from ..services import results
@@ -66,7 +67,10 @@ def bracket_columns(bracket: Bracket | None) -> list:
         stage = view.stage if view.stage in ("winners", "losers") else "finals"
         if view.stage == "grand_final_reset" and not view.needed and view.match is None:
             continue
-        by_stage.setdefault(stage, {}).setdefault(view.name, []).append(view)
+        name = view.name
+        if view.stage == "losers":  # under the losers' bracket heading, "Round 2" says it
+            name = round_label(brackets.STAGE_NAMES["winners"].format(n=view.round))
+        by_stage.setdefault(stage, {}).setdefault(name, []).append(view)
     return [(label, list(by_stage[stage].items())) for stage, label in STAGES if stage in by_stage]
 
 

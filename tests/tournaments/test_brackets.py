@@ -220,3 +220,11 @@ def test_the_projector_shows_every_bracket_round_in_play(build_event, confirmed,
     page = client.get(f"/events/{data.event.slug}/projector/").content.decode()
     assert "Final · Encuentro por el tercer puesto" in page
     assert page.count('class="round-name"') == 2
+    # the finalists are still in play: no place, no podium, until the bracket places them
+    assert page.count('<tr class="in-play"><td class="num"></td>') == 2
+    assert page.count("En juego</span>") == 2 and "projector-standings played" not in page
+    for match in Match.objects.filter(event=data.event, results__isnull=True):
+        confirmed(data, match)
+    page = client.get(f"/events/{data.event.slug}/projector/").content.decode()
+    assert 'class="in-play"' not in page and "projector-standings played" in page
+    assert '<td class="num">Campeón</td>' in page

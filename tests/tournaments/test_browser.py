@@ -135,3 +135,55 @@ def test_8_pair_double_elimination_through_the_grand_final_reset(page, asgi_serv
     final = page.locator(".bracket-match").last
     assert final.locator(".side.won .who").inner_text() == str(reset.match.entry_a)
     assert Match.objects.filter(event=data.event).count() == 15
+
+
+# What a phone reader of the bracket page gets: nothing beyond the screen's right edge except
+# inside the bracket's own scroll area, every pair's name whole beside its score, each
+# player's name on one line, the type no smaller than 14 px, and a hint that more rounds lie
+# to the right (the fade at the edge goes once the last round is scrolled into view).
+READING = """() => {
+  const width = document.documentElement.clientWidth;
+  const report = {pageWidth: document.documentElement.scrollWidth};
+  Object.assign(report, {outside: [], cut: [], small: [], split: []});
+  for (const el of document.querySelectorAll("main *")) {
+    const box = el.getBoundingClientRect();
+    if (box.width && box.right > width + 1 && !el.closest(".bracket"))
+      report.outside.push(el.className || el.tagName);
+  }
+  for (const side of document.querySelectorAll(".bracket-match .side")) {
+    const who = side.querySelector(".who"), pts = side.querySelector(".pts");
+    const match = side.closest(".bracket-match").getBoundingClientRect();
+    const name = who.getBoundingClientRect();
+    const score = pts && pts.getBoundingClientRect();
+    if (who.scrollWidth > who.clientWidth + 1 || name.right > match.right ||
+        (score && (score.left < name.right || score.right > match.right)))
+      report.cut.push(who.textContent);
+    if (parseFloat(getComputedStyle(who).fontSize) < 14) report.small.push(who.textContent);
+  }
+  for (const part of document.querySelectorAll(".bracket .name-part"))
+    if (part.getClientRects().length !== 1) report.split.push(part.textContent);
+  return report;
+}"""
+
+
+def test_a_phone_reads_the_demo_double_elimination_bracket(chromium, asgi_server):
+    from league import demo
+    from league.tournaments.demo import CUP_NAME
+
+    in_thread(demo.run)
+    event = Event.objects.get(name=CUP_NAME)
+    for locale in ("es-ES", "pt-BR"):
+        context = chromium.new_context(locale=locale, viewport={"width": 390, "height": 844})
+        page = context.new_page()
+        page.goto(f"{asgi_server}/events/{event.slug}/tournament/")
+        report = page.evaluate(READING)
+        assert report["pageWidth"] <= 390, report
+        assert report["outside"] == [] and report["cut"] == [] and report["small"] == [], report
+        assert report["split"] == [], report
+        assert page.locator(".bracket-match .pts").count() == 2 * 9  # the played matches' scores
+        assert page.locator(".bracket-hint").is_visible()
+        winners = page.locator(".bracket").first
+        assert "more-right" in winners.get_attribute("class")
+        winners.evaluate("box => { box.scrollLeft = box.scrollWidth; }")
+        page.wait_for_function("() => !document.querySelector('.bracket.more-right')")
+        context.close()

@@ -129,6 +129,23 @@ def test_demo_swiss_tournament_is_ready_to_pair(db):
     assert len(swiss.pair_round(organiser, event)) == 4
 
 
+def test_demo_double_elimination_is_half_played(db, client):
+    from league import demo
+    from league.tournaments.demo import CUP_NAME
+    from league.tournaments.services.brackets import bracket_view
+
+    demo.run()
+    assert not demo.run()  # once only
+    event = Event.objects.get(name=CUP_NAME, format=Event.Format.DOUBLE_ELIMINATION)
+    views = bracket_view(event.bracket)
+    played = [v for v in views if v.winner is not None]
+    waiting = [v for v in views if v.match is not None and v.winner is None]
+    # the winners' three rounds and the losers' first are played, the losers' second waits
+    assert len(played) == 9 and len(waiting) == 2
+    page = client.get(reverse("tournament", args=[event.slug])).content.decode()
+    assert page.count('class="pts"') == 2 * len(played)
+
+
 def test_results_to_enter_are_listed_round_by_round_each_with_its_sheet(build_event, client):
     data = build_event(Event.Format.GROUPS_PLAYOFF, 6)
     groups.draw_groups(data.organiser, data.event)

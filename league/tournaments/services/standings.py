@@ -88,7 +88,8 @@ def elimination_table(event: Event, bracket: Bracket) -> list[Standing]:
     ranked, position = [], 1
     for row in in_play:
         row.position = position
-        row.placement = _placement(1, 1) if row.entry.pk == champion else str(_("In play"))
+        row.in_play = row.entry.pk != champion
+        row.placement = str(_("In play")) if row.in_play else _placement(1, 1)
         ranked.append(row)
         position += 1
     for depth in sorted({out[r.entry.pk][0] for r in gone}, reverse=True):
