@@ -13,9 +13,9 @@ The production server (granian, 2 workers, DEBUG off) serves on loopback, connec
 PostgreSQL per request. In the same run and on the same server an asyncio client keeps 1, 8
 and 32 connections busy for `seconds` on each of: a static file (WhiteNoise, in the same
 processes), the standings (after the first request, from the cache: an anonymous read is
-answered by league.api.http.CachedStandingsMiddleware before authentication and DRF), the
+answered by league.api.http.CachedAnswersMiddleware before authentication and DRF), the
 standings revalidated with `If-None-Match` (304), and the fixtures of the last round (250
-matches in one page, read from the database on every request). It prints each one's
+matches in one page, kept and answered the same way). It prints each one's
 requests per second, p50 and p99 latency, and its throughput as a share of the static
 file's. The server's rate limits are off (API_RATE_ANON empty), so the benchmark never
 measures its own 429s. The server's process group is stopped whatever happens (SIGTERM

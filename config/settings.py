@@ -107,8 +107,8 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "league.api.http.ReadCorsMiddleware",
     "config.api.ApiErrorMiddleware",
-    # Anonymous reads of cached standings, answered before authentication and DRF.
-    "league.api.http.CachedStandingsMiddleware",
+    # Anonymous reads of kept standings and fixtures, answered before authentication and DRF.
+    "league.api.http.CachedAnswersMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

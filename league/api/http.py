@@ -1,9 +1,11 @@
 """HTTP for club sites: conditional GET (ETag, Last-Modified → 304), CORS for reads, and the
-cached standings answered before the API's machinery."""
+kept standings and fixtures answered before the API's machinery."""
 
+import functools
 import hashlib
 import math
 import re
+import secrets
 import threading
 import time
 from collections import OrderedDict
@@ -11,6 +13,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.common import CommonMiddleware
@@ -86,7 +89,8 @@ def conditional(
 class ConditionalGetMixin:
     """For a DRF view: a 200 answer to GET or HEAD gets an ETag (a hash of the body) and a
     Last-Modified, and becomes 304 Not Modified when the client's copy is current. An answer
-    that already has its validators (served from the cache) is left as it is."""
+    that already has its validators (served from the cache) is left as it is; one that the
+    view marked with `keep_as` (where, and under which generation) is kept."""
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
@@ -99,6 +103,9 @@ class ConditionalGetMixin:
             return response
         response.render()
         rendered = freeze(request, response.content, response.get("Content-Type", ""))
+        keep_as = getattr(response, "keep_as", None)
+        if keep_as is not None:
+            keep(*keep_as, rendered)
         return conditional(request, rendered, response)
 
 
@@ -127,46 +134,101 @@ class ReadCorsMiddleware:
         return response
 
 
-# The standings: `api/v1/events/<slug>/standings/`, optionally `?division=<id>`.
+# Kept answers: a few lists and tables that club sites read often (the standings, an event's
+# fixtures) are kept in the cache as their rendered bytes and validators, under the event's
+# generation, and an anonymous read of one is answered by CachedAnswersMiddleware.
+#
+# Every change to what they show (a match, round, entry, division, result or the event
+# itself: league.api.receivers) gives the event a new generation, at once and again after
+# the change commits. An answer is kept with the generation read *before* reading what it
+# shows, and is served only while that generation is the event's current one: an answer
+# computed while a change landed is never served, however the two interleave. Each answer
+# has keys of its own, so keeping one never rewrites another.
+KEPT_FOR = 60 * 60 * 24
+JSON = JSONRenderer.media_type
 STANDINGS_PATH = re.compile(r"/api/v1/events/(?P<slug>[-a-zA-Z0-9_]{1,80})/standings/")
 DIVISION_QUERY = re.compile(r"division=(?P<division>[1-9][0-9]{0,17})")
-# What the standings' view answers with (tests/api/test_speed.py compares both paths).
-STANDINGS_ALLOW = "GET, HEAD, OPTIONS"
-STANDINGS_KEPT = 60 * 60 * 24
-JSON = JSONRenderer.media_type
+MATCHES_PATH = "/api/v1/matches/"
+SLUG = re.compile(r"[-a-zA-Z0-9_]{1,80}")
+# What the views answer with (tests/api/test_speed.py compares both paths).
+ALLOW = "GET, HEAD, OPTIONS"
 
 
 @dataclass(frozen=True, slots=True)
 class Kept:
-    """What the cache's index says of one table's kept answer (its body is kept apart)."""
+    """A kept answer's validators (its body is kept apart)."""
 
     etag: str
     stamp: int
-    version: int  # the event's results_version it was computed from
+    generation: str  # the event's generation it was computed under
 
 
-def standings_cache_key(slug: str) -> str:
-    """The index of the event's kept standings: {division or None: Kept}."""
-    return f"api:standings-kept:{slug}"
+@dataclass(frozen=True, slots=True)
+class KeptAs:
+    """Where an answer is kept: its event's slug and its name among the event's answers."""
+
+    slug: str
+    name: str
 
 
-def _body_key(slug: str, division: int | None) -> str:
-    return f"api:standings-body:{slug}:{division or ''}"
+def standings_kept_as(request: HttpRequest) -> KeptAs | None:
+    """The standings, or one division's (`?division=<id>`); other queries are not kept."""
+    found = STANDINGS_PATH.fullmatch(request.path_info)
+    query = request.META.get("QUERY_STRING", "")
+    division = DIVISION_QUERY.fullmatch(query) if query else None
+    if found is None or (query and division is None):
+        return None
+    return KeptAs(found["slug"], f"standings:{division['division'] if division else ''}")
 
 
-def keep_standings(slug: str, division: int | None, rendered: Rendered, version: int) -> None:
-    """Keep a table's answer (plain JSON): its body first, then its entry in the index, so
-    that whoever finds it in the index finds its body (or a newer one, which is refused).
-    Entries computed from another version are dropped."""
-    cache.set(_body_key(slug, division), rendered, STANDINGS_KEPT)
-    index = cache.get(standings_cache_key(slug)) or {}
-    index = {d: k for d, k in index.items() if k.version == version}
-    index[division] = Kept(rendered.etag, rendered.stamp, version)
-    cache.set(standings_cache_key(slug), index, STANDINGS_KEPT)
+def fixtures_kept_as(request: HttpRequest) -> KeptAs | None:
+    """A page of one event's fixtures (`?event=<slug>`, with any other filters, order and
+    page, except `updated_since`, which a poller changes every time)."""
+    if request.path_info != MATCHES_PATH:
+        return None
+    event = request.GET.getlist("event")
+    if len(event) != 1 or not SLUG.fullmatch(event[0]) or "updated_since" in request.GET:
+        return None
+    try:
+        # The page's links to the next and previous pages hold the scheme and the host.
+        address = request.build_absolute_uri()
+    except DisallowedHost:
+        return None
+    return KeptAs(event[0], "matches:" + hashlib.sha256(address.encode()).hexdigest()[:32])
 
 
-def forget_kept_standings(slug: str) -> None:
-    cache.delete(standings_cache_key(slug))
+def _generation_key(slug: str) -> str:
+    return f"api:kept-generation:{slug}"
+
+
+def _kept_key(kept_as: KeptAs) -> str:
+    return f"api:kept:{kept_as.slug}:{kept_as.name}"
+
+
+def _body_key(kept_as: KeptAs) -> str:
+    return f"api:kept-body:{kept_as.slug}:{kept_as.name}"
+
+
+def generation(slug: str) -> str:
+    """The event's current generation (read it before reading what an answer shows)."""
+    key = _generation_key(slug)
+    current = cache.get(key)
+    if current is None:
+        cache.add(key, secrets.token_hex(8), KEPT_FOR)
+        current = cache.get(key)
+    return current
+
+
+def forget_kept(slug: str) -> None:
+    """What is kept for the event is stale: it gets a new generation, never an old one."""
+    cache.set(_generation_key(slug), secrets.token_hex(8), KEPT_FOR)
+
+
+def keep(kept_as: KeptAs, generation: str, rendered: Rendered) -> None:
+    """Keep an answer (plain JSON) computed under `generation`: its body first, then its
+    validators, so that whoever finds these finds their body (or a newer one, refused)."""
+    cache.set(_body_key(kept_as), rendered, KEPT_FOR)
+    cache.set(_kept_key(kept_as), Kept(rendered.etag, rendered.stamp, generation), KEPT_FOR)
 
 
 class _Bodies:
@@ -198,36 +260,48 @@ class _Bodies:
 BODIES = _Bodies(32 * 1024 * 1024)
 
 
-def kept_standings(request: HttpRequest, slug: str, division: int | None):
-    """The kept answer to this request for a table, or None when it is not kept: a 304 when
-    the client's copy is current (without reading the body), else the 200 with its body."""
-    kept = (cache.get(standings_cache_key(slug)) or {}).get(division)
-    if kept is None:
+def kept(request: HttpRequest, kept_as: KeptAs) -> HttpResponseBase | None:
+    """The kept answer to this request, or None when none is kept under the event's current
+    generation: a 304 when the client's copy is current (without reading the body), else
+    the 200 with its body. One round trip to the cache, and the body from this process's
+    memory once it has served it."""
+    generation_key, kept_key = _generation_key(kept_as.slug), _kept_key(kept_as)
+    found = cache.get_many([generation_key, kept_key])
+    validators = found.get(kept_key)
+    if validators is None or validators.generation != found.get(generation_key):
         return None
-    response = conditional(request, Rendered(b"", JSON, kept.etag, kept.stamp))
+    response = conditional(request, Rendered(b"", JSON, validators.etag, validators.stamp))
     if response.status_code != 200:
         return response
-    body = BODIES.get(kept.etag)
+    body = BODIES.get(validators.etag)
     if body is None:
-        rendered = cache.get(_body_key(slug, division))
-        if rendered is None or rendered.etag != kept.etag:
+        rendered = cache.get(_body_key(kept_as))
+        if rendered is None or rendered.etag != validators.etag:
             return None
         body = rendered.body
-        BODIES.put(kept.etag, body)
+        BODIES.put(validators.etag, body)
     response.content = body
     return response
 
 
-class CachedStandingsMiddleware:
-    """An anonymous GET or HEAD of standings that are in the cache is answered here, before
+def plain_json(request: Request) -> bool:
+    """A DRF request answered as kept answers are: JSON, not indented, no parameters."""
+    renderer = request.accepted_renderer
+    return renderer.format == "json" and request.accepted_media_type == renderer.media_type
+
+
+class CachedAnswersMiddleware:
+    """An anonymous GET or HEAD of kept standings or fixtures is answered here, before
     authentication, DRF and the view: the same bytes, validators and headers (a 304 when the
     client's copy is current), without a database query.
 
     Anonymous means no key and no session cookie; the `anon` rate limit counts it as the
     view would (over the limit, the request goes on to the view, which answers the 429).
-    Anything else (a key, a signed-in user, another query or media type, standings not in
-    the cache) goes on to the view, which fills the cache.
+    Anything else (a key, a signed-in user, another query or media type, an answer not
+    kept) goes on to the view, which keeps it.
     """
+
+    ROUTES = (standings_kept_as, fixtures_kept_as)
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -241,20 +315,15 @@ class CachedStandingsMiddleware:
         return self.get_response(request) if response is None else response
 
     def cached(self, request: HttpRequest) -> HttpResponseBase | None:
-        if request.method not in ("GET", "HEAD"):
+        if request.method not in ("GET", "HEAD") or not request.path_info.startswith("/api/"):
             return None
-        found = STANDINGS_PATH.fullmatch(request.path_info)
-        if found is None or not self.anonymous(request) or not self.plain_json(request):
+        kept_as = next((k for route in self.ROUTES if (k := route(request))), None)
+        if kept_as is None or not self.anonymous(request) or not self.plain_json(request):
             return None
-        query = request.META.get("QUERY_STRING", "")
-        division = DIVISION_QUERY.fullmatch(query) if query else None
-        if query and division is None:
-            return None
-        wanted = int(division["division"]) if division else None
-        response = kept_standings(request, found["slug"], wanted)
+        response = kept(request, kept_as)
         if response is None or not AnonymousCallerThrottle().allow_request(request, None):
             return None
-        response["Allow"] = STANDINGS_ALLOW
+        response["Allow"] = ALLOW
         # The view looks the caller's session up, so the session adds Cookie to Vary.
         patch_vary_headers(response, ["Cookie"])
         for middleware in self.after:
@@ -271,6 +340,19 @@ class CachedStandingsMiddleware:
 
     def plain_json(self, request: HttpRequest) -> bool:
         """The view would answer JSON, as the cache holds it (not indented, no parameters)."""
+        if api_settings.URL_FORMAT_OVERRIDE:
+            return self.negotiated(request)
+        # Then the answer depends on the Accept header alone, and few are ever sent.
+        return self.accepted(request.META.get("HTTP_ACCEPT"))
+
+    @functools.lru_cache(maxsize=256)  # noqa: B019 (one middleware per process)
+    def accepted(self, accept: str | None) -> bool:
+        request = HttpRequest()
+        if accept is not None:
+            request.META["HTTP_ACCEPT"] = accept
+        return self.negotiated(request)
+
+    def negotiated(self, request: HttpRequest) -> bool:
         try:
             renderer, media_type = self.negotiation.select_renderer(
                 Request(request), self.renderers

@@ -1,6 +1,6 @@
-"""What the API app does when the competition changes: webhooks are sent, and the cached
-standings are forgotten (at once, and again after the transaction commits, for a reader in
-between may have cached the old tables)."""
+"""What the API app does when the competition changes: webhooks are sent, and the kept
+standings and fixtures are forgotten (at once, and again after the transaction commits, for
+a reader in between may have kept the old ones)."""
 
 from typing import Any
 
@@ -9,11 +9,12 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.urls import reverse
 
-from league.models import AuditEntry, Entry, Event, Match, Result, Round
+from league.models import AuditEntry, Division, Entry, Event, Match, Result, Round
 from league.signals import result_confirmed, standings_changed
+from league.tournaments.models import Group, Tournament
 
 from . import serializers, webhooks
-from .http import forget_kept_standings
+from .http import forget_kept
 from .models import Webhook
 
 Topic = Webhook.Topic
@@ -123,12 +124,36 @@ def on_audited(sender, instance: AuditEntry, created: bool, raw: bool = False, *
 
 @receiver(standings_changed, dispatch_uid="api.standings")
 def forget_standings(sender, event: Event, **kwargs) -> None:
-    forget_kept_standings(event.slug)
+    forget_kept(event.slug)
 
 
-@receiver(post_save, sender=Event, dispatch_uid="api.event")
-@receiver(post_delete, sender=Event, dispatch_uid="api.event-deleted")
-def forget_event_standings(sender, instance: Event, raw: bool = False, **kwargs) -> None:
-    if not raw:
-        forget_standings(sender, instance)
-        transaction.on_commit(lambda: forget_standings(sender, instance))
+# What the kept answers show (league.api.http): a change to any of these forgets what is
+# kept for its event at once, and again after the transaction commits, for a reader in
+# between may have kept what it read before the change. A service that changes them in bulk
+# (update(), bulk_create()) does so in a transaction that saves or deletes one of them too.
+SHOWN = (Event, Division, Entry, Round, Match, Result, Tournament, Group)
+
+
+def _event_slug(instance) -> str | None:
+    if isinstance(instance, Event):
+        return instance.slug
+    if isinstance(instance, Result):
+        found = Event.objects.filter(matches=instance.match_id)
+    elif type(instance)._meta.get_field("event").is_cached(instance):
+        return instance.event.slug
+    else:
+        found = Event.objects.filter(pk=instance.event_id)
+    return found.values_list("slug", flat=True).first()
+
+
+def forget_shown(sender, instance, raw: bool = False, **kwargs) -> None:
+    slug = None if raw else _event_slug(instance)
+    if slug is not None:
+        forget_kept(slug)
+        transaction.on_commit(lambda: forget_kept(slug))
+
+
+for shown in SHOWN:
+    name = shown._meta.label_lower
+    post_save.connect(forget_shown, sender=shown, dispatch_uid=f"api.kept.{name}")
+    post_delete.connect(forget_shown, sender=shown, dispatch_uid=f"api.kept.{name}.deleted")

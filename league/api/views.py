@@ -42,10 +42,11 @@ from . import services as hooks
 from .auth import THROTTLES, ApiKeyAuthentication, KeyScope, api_key, check_scope, may_see
 from .http import (
     ConditionalGetMixin,
-    conditional,
-    freeze,
-    keep_standings,
-    kept_standings,
+    fixtures_kept_as,
+    generation,
+    kept,
+    plain_json,
+    standings_kept_as,
 )
 from .live import event_scores, match_score, score_stream
 from .models import Delivery, Webhook
@@ -412,21 +413,19 @@ class EventViewSet(
         its ETag until something they show changes: a request whose `If-None-Match` matches
         gets 304 without touching the database."""
         wanted = _valid(s.DivisionFilterSerializer, request, request.query_params)["division"]
-        renderer = request.accepted_renderer
-        if renderer.format != "json" or request.accepted_media_type != renderer.media_type:
-            # Another representation (the browsable API, indented JSON) is not kept.
+        kept_as = standings_kept_as(request) if plain_json(request) else None
+        if kept_as is None:
+            # Another query or representation (the browsable API, indented JSON) is not kept.
             return Response(standings_body(self.get_object(), wanted))
-        kept = kept_standings(request, slug, wanted)
-        if kept is not None:
-            return kept
+        found = kept(request, kept_as)
+        if found is not None:
+            return found
+        current = generation(kept_as.slug)  # before reading the tables
         event = self.get_object()
-        body = renderer.render(
-            standings_body(event, wanted), request.accepted_media_type, self.get_renderer_context()
-        )
-        rendered = freeze(request, body, request.accepted_media_type)
-        if still_current(event):
-            keep_standings(slug, wanted, rendered, event.results_version)
-        return conditional(request, rendered)
+        response = Response(standings_body(event, wanted))
+        if event.status != Event.Status.DRAFT:
+            response.keep_as = (kept_as, current)
+        return response
 
     # Running a Swiss tournament: the same services as the organiser's dashboard.
 
@@ -609,15 +608,6 @@ def standings_body(event: Event, division: int | None) -> dict:
     ).data
 
 
-def still_current(event: Event) -> bool:
-    """Standings computed from `event` may be kept: it is public and no change to them
-    committed meanwhile (else a stale table would outlive the change that dropped it)."""
-    return (
-        event.status != Event.Status.DRAFT
-        and Event.objects.filter(pk=event.pk, results_version=event.results_version).exists()
-    )
-
-
 def standing_tables(event: Event) -> list[dict]:
     """The tables that the event's format ranks: each with its name, tiebreaks and rows."""
     base = {"division": None, "name": "", "tiebreaks": event.tiebreaks, "rounds": []}
@@ -765,8 +755,16 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
     def list(self, request: Request, *args, **kwargs) -> Response:
         """Read from the columns shown, without model instances: a fixed number of queries
         (count, page, current results) whatever the page size."""
+        kept_as = fixtures_kept_as(request) if plain_json(request) else None
+        current = generation(kept_as.slug) if kept_as is not None else None
         matches = self.filter_queryset(self.get_queryset()).values(*s.MATCH_COLUMNS)
-        return self.get_paginated_response(s.match_rows(self.paginate_queryset(matches)))
+        rows = s.match_rows(self.paginate_queryset(matches))
+        response = self.get_paginated_response(rows)
+        # The same list for every caller (drafts' matches are never listed); an empty
+        # one (a mistyped slug) is not worth a place in the cache.
+        if kept_as is not None and rows:
+            response.keep_as = (kept_as, current)
+        return response
 
     def _written(self, match: Match) -> Response:
         return Response(self.get_serializer(self.get_queryset().get(pk=match.pk)).data)

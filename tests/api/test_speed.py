@@ -1,7 +1,9 @@
 """What keeps reads fast: standings served from the cache as rendered bytes (a matching
 If-None-Match costs no database query), and lists whose query count ignores the page size."""
 
+from datetime import timedelta
 from unittest import mock
+from urllib.parse import urlencode
 
 import pytest
 from django.core.cache import caches
@@ -9,20 +11,22 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.throttling import SimpleRateThrottle
 
 from config.cache import RedisCache
+from league.api import http
 from league.api.http import STANDINGS_PATH
 from league.api.serializers import MatchSerializer
-from league.api.views import EventViewSet
-from league.models import Event, Match
-from league.services import entries, events, results
+from league.api.views import EventViewSet, MatchViewSet
+from league.models import Entry, Event, Match
+from league.services import entries, events, fixtures, results
 from tests.league.conftest import build_league, game, play
 
 from .conftest import key_for, with_key
 
 pytestmark = pytest.mark.django_db
-FAST = "league.api.http.CachedStandingsMiddleware"
+FAST = "league.api.http.CachedAnswersMiddleware"
 
 
 def _queries(api, url: str, **headers) -> tuple[int, object]:
@@ -95,17 +99,42 @@ def test_cached_standings_answer_as_the_view_does(db, settings, asked):
     stamp = client.get(url)["Last-Modified"]
     requests["304"] = lambda: client.get(url, HTTP_IF_NONE_MATCH=etag, **asked)
     requests["since"] = lambda: client.get(url, HTTP_IF_MODIFIED_SINCE=stamp, **asked)
+    fast = _same_either_way(settings, requests, mock.patch.object(EventViewSet, "standings"))
+    assert [fast[n]["status"] for n in requests] == [200, 200, 200, 304, 304]
+
+
+def _same_either_way(settings, requests: dict, view) -> dict:
+    """Each request answered by the middleware (without a query, and without `view`), then
+    by the view alone: the same status, bytes and headers."""
     fast = {}
     for name, request in requests.items():
         request()  # the view fills the cache where needed
-        view = mock.patch.object(EventViewSet, "standings", side_effect=AssertionError)
-        with view, CaptureQueriesContext(connection) as queries:
+        with view as called, CaptureQueriesContext(connection) as queries:
+            called.side_effect = AssertionError
             fast[name] = _served(request)
         assert len(queries) == 0, name
     settings.MIDDLEWARE = [m for m in settings.MIDDLEWARE if m != FAST]
     viewed = {name: _served(request) for name, request in requests.items()}
     assert fast == viewed
-    assert [fast[n]["status"] for n in requests] == [200, 200, 200, 304, 304]
+    return fast
+
+
+@pytest.mark.parametrize("asked", ASKED)
+def test_kept_fixtures_answer_as_the_view_does(league, settings, asked):
+    url = "/api/v1/matches/"
+    wanted = {"event": league.event.slug, "round": 2}
+    client = Client()
+    first = client.get(url, wanted)
+    assert first.json()["count"] == 2
+    requests = {
+        "get": lambda: client.get(url, wanted, **asked),
+        "head": lambda: client.head(url, wanted, **asked),
+        "page": lambda: client.get(url, {**wanted, "page_size": 1, "page": 2}, **asked),
+        "304": lambda: client.get(url, wanted, HTTP_IF_NONE_MATCH=first["ETag"], **asked),
+    }
+    fast = _same_either_way(settings, requests, mock.patch.object(MatchViewSet, "list"))
+    assert [fast[n]["status"] for n in requests] == [200, 200, 200, 304]
+    assert fast["page"]["body"] != fast["get"]["body"]
 
 
 def test_cached_standings_leave_keys_sessions_and_other_queries_to_the_view(api, league):
@@ -220,3 +249,99 @@ def test_the_redis_cache_keeps_one_client_per_pool(redis_layer):
     assert cache._cache.get_client(write=True) is client
     cache.set("api:test:client", b"kept")
     assert cache.get("api:test:client") == b"kept"
+
+
+def _kept_rows(api, wanted: dict) -> dict[int, dict]:
+    """The fixtures' rows by id, asked twice: the second answer is the kept one (no query)."""
+    assert api.get("/api/v1/matches/", wanted).status_code == 200
+    count, response = _queries(api, "/api/v1/matches/", QUERY_STRING=urlencode(wanted))
+    assert (count, response.status_code) == (0, 200)
+    return {row["id"]: row for row in response.json()["results"]}
+
+
+def test_kept_fixtures_follow_every_change(api, league):
+    wanted = {"event": league.event.slug, "round": 1}
+    first, second = league.matches(1)[:2]
+    assert _kept_rows(api, wanted)[first.pk]["result"] is None
+    proposed = results.enter_result(league.players(first.entry_a)[0], first, game(150, 40))
+    assert _kept_rows(api, wanted)[first.pk]["result"]["status"] == "proposed"
+    results.confirm_result(league.players(first.entry_b)[0], proposed)
+    row = _kept_rows(api, wanted)[first.pk]
+    assert (row["status"], row["result"]["status"], row["result"]["points_a"]) == (
+        "played",
+        "confirmed",
+        150,
+    )
+    results.correct_result(league.organiser, first, game(150, 90), note="Mal anotado")
+    assert _kept_rows(api, wanted)[first.pk]["result"]["points_b"] == 90
+    when = timezone.now() + timedelta(days=3)
+    fixtures.reschedule(league.organiser, second, when, venue="Sede Norte", table=7)
+    row = _kept_rows(api, wanted)[second.pk]
+    assert (row["venue"], row["table"], row["status"]) == ("Sede Norte", 7, "scheduled")
+    fixtures.postpone(league.organiser, second)
+    assert _kept_rows(api, wanted)[second.pk]["status"] == "postponed"
+    entry = Entry.objects.get(pk=second.entry_a_id)
+    entry.name = "Los de la Esquina"
+    entry.save(update_fields=["name"])
+    assert _kept_rows(api, wanted)[second.pk]["entry_a"]["name"] == "Los de la Esquina"
+    events.set_status(league.organiser, league.event, "cancelled")
+    Event.objects.filter(pk=league.event.pk).delete()
+    assert api.get("/api/v1/matches/", wanted).json()["results"] == []
+
+
+def test_kept_fixtures_keep_each_address_apart(api, league, settings):
+    """The page's links name the address it was asked at: another host, another answer."""
+    settings.ALLOWED_HOSTS = ["testserver", "club.example"]
+    wanted = {"event": league.event.slug, "page_size": 1}
+    here = api.get("/api/v1/matches/", wanted).json()["next"]
+    there = api.get("/api/v1/matches/", wanted, HTTP_HOST="club.example").json()["next"]
+    assert here.startswith("http://testserver/") and there.startswith("http://club.example/")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_result_committed_while_standings_are_kept_is_never_hidden(api, monkeypatch):
+    """The worst interleaving: a result commits after the table was computed, just before
+    it is kept. The table kept is not served; the next read computes the new one."""
+    league = build_league(size=4)
+    url = f"/api/v1/events/{league.event.slug}/standings/"
+    match = league.matches(1)[0]
+    keep = http.keep
+
+    def keep_after_a_result(*args) -> None:
+        monkeypatch.setattr(http, "keep", keep)
+        play(league, match, 150, 40)  # committed: no transaction around it
+        keep(*args)
+
+    monkeypatch.setattr(http, "keep", keep_after_a_result)
+    before = api.get(url).json()["tables"][0]["standings"]
+    assert sum(row["won"] for row in before) == 0  # computed before the result
+    count, after = _queries(api, url)
+    assert count > 0 and sum(row["won"] for row in after.json()["tables"][0]["standings"]) == 1
+    count, again = _queries(api, url)
+    assert (count, again.content) == (0, after.content)
+
+
+def test_divisions_kept_at_the_same_time_are_both_kept(api, db, monkeypatch):
+    """A division's table kept while another's is being kept: neither drops the other."""
+    league = build_league(size=4, generate=False)
+    first = events.add_division(league.organiser, league.event, "Primera")
+    second = events.add_division(league.organiser, league.event, "Segunda")
+    events.set_status(league.organiser, league.event, "registration")
+    url = f"/api/v1/events/{league.event.slug}/standings/"
+    cache = http.cache
+
+    class KeepingTheOtherMeanwhile:
+        def __getattr__(self, name):
+            return getattr(cache, name)
+
+        def set(self, key, *args, **kwargs):
+            if key.startswith("api:kept:") and key.endswith(f":{first.pk}"):
+                monkeypatch.setattr(http, "cache", cache)
+                assert api.get(url, {"division": second.pk}).status_code == 200
+            return cache.set(key, *args, **kwargs)
+
+    monkeypatch.setattr(http, "cache", KeepingTheOtherMeanwhile())
+    assert api.get(url, {"division": first.pk}).status_code == 200
+    for division in (first, second):
+        count, kept = _queries(api, url, QUERY_STRING=f"division={division.pk}")
+        assert (count, kept.json()["tables"][0]["division"]) == (0, division.pk)
