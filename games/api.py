@@ -9,7 +9,13 @@ from rest_framework.views import APIView
 
 from config.api import error_response
 from config.schema import ANY_RECORD, RULING
-from league.api.auth import AnonRateThrottle, ApiKeyAuthentication, UserRateThrottle
+from league.api.auth import (
+    AnonRateThrottle,
+    ApiKeyAuthentication,
+    UserRateThrottle,
+    api_key,
+    in_scope,
+)
 from league.faults import localised
 
 from .engine import adjudicate
@@ -56,6 +62,11 @@ class HandAnalysisView(APIView):
     def _record(self, request, pk: int) -> dict:
         hand = Hand.objects.select_related("table__fixture__event").filter(pk=pk).first()
         if hand is None or not reviews.may_see_hand(request.user, hand):
+            raise NotFound(_("There is no such hand."))
+        key = api_key(request)
+        fixture = hand.table.fixture
+        if key is not None and (fixture is None or not in_scope(key, fixture.event.organisation)):
+            # A key reaches its organisation's events only, whoever made it.
             raise NotFound(_("There is no such hand."))
         return hand.record
 

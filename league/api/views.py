@@ -22,6 +22,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.fields import BooleanField
 from rest_framework.filters import BaseFilterBackend, OrderingFilter
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -203,7 +204,7 @@ class ApiViewSet(ConditionalGetMixin, viewsets.GenericViewSet):
             event = found
             for name in self.event_field.split("__"):
                 event = getattr(event, name)
-            visible(self.request, event)
+            reached(self.request, event)
         return found
 
 
@@ -217,6 +218,16 @@ def write(request: Request, event: Event) -> None:
     """Before any write: the event must be visible and within the key's organisation."""
     visible(request, event)
     check_scope(request, event.organisation)
+
+
+def reached(request: Request, event: Event) -> Event:
+    """The event of an object asked for by its address: a draft is found by its organisers
+    only (404), and a write is refused (403) outside the key's organisation, whatever the
+    body says: before the body is read."""
+    if request.method in SAFE_METHODS:
+        return visible(request, event)
+    write(request, event)
+    return event
 
 
 # Organisations, clubs and players ---------------------------------------------------------
@@ -255,13 +266,16 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
     @extend_schema(request=s.RosterPlayerSerializer, responses=s.PlayerSerializer)
     def update(self, request: Request, *args, **kwargs) -> Response:
         """Change a roster player (all of `display_name`, `email` and `phone` with PUT, any
-        of them with PATCH; the contact details are never shown). A player who is not on
-        the roster of an organisation the caller manages (a key: its own) is not found;
-        one with an account edits their own profile (422 `has_account`)."""
+        of them with PATCH; the contact details are never shown). A key refuses (403) a
+        player of another organisation's club; a player who is not on the roster of an
+        organisation the caller manages (a key: its own) is not found; one with an account
+        edits their own profile (422 `has_account`)."""
         partial = kwargs.get("partial", False)
         player = self.get_object()
-        data = _valid(s.RosterPlayerSerializer, request, partial=partial)
         key = api_key(request)
+        if key is not None and player.club is not None:
+            check_scope(request, player.club)  # a public player of another organisation
+        data = _valid(s.RosterPlayerSerializer, request, partial=partial)
         organisation = key.organisation if key is not None else player.club
         if (
             organisation is None
@@ -368,7 +382,7 @@ class EventViewSet(
         return super().filter_queryset(queryset)
 
     def get_object(self) -> Event:
-        return visible(self.request, super().get_object())
+        return reached(self.request, super().get_object())
 
     def perform_create(self, serializer) -> None:
         fields = dict(serializer.validated_data)
@@ -377,7 +391,6 @@ class EventViewSet(
         serializer.instance = events.create_event(self.request.user, organisation, **fields)
 
     def perform_update(self, serializer) -> None:
-        write(self.request, serializer.instance)
         serializer.instance = events.update_event(
             self.request.user, serializer.instance, **serializer.validated_data
         )
@@ -388,7 +401,6 @@ class EventViewSet(
         """Move the event on: registration, in play, finished, cancelled."""
         event = self.get_object()
         data = _valid(s.StatusSerializer, request)
-        write(request, event)
         event = events.set_status(request.user, event, data["status"])
         return Response(s.EventSerializer(event, context=self.get_serializer_context()).data)
 
@@ -398,7 +410,6 @@ class EventViewSet(
         """Draw lots and make every round of a league."""
         event = self.get_object()
         data = _valid(s.FixturesSerializer, request)
-        write(request, event)
         made = fixtures.generate_fixtures(request.user, event, first_date=data.get("first_date"))
         return Response(s.RoundSerializer(made, many=True).data, status=status.HTTP_201_CREATED)
 
@@ -707,7 +718,6 @@ class EntryViewSet(
     @action(detail=True, methods=["post"], url_path="check-in")
     def check_in(self, request: Request, pk: str) -> Response:
         entry = self.get_object()
-        write(request, entry.event)
         return Response(self.get_serializer(entries.check_in(request.user, entry)).data)
 
     @extend_schema(request=s.WithdrawSerializer, responses=s.EntrySerializer)
@@ -716,7 +726,6 @@ class EntryViewSet(
         """Withdraw (the entry's captain or an organiser) or disqualify (organisers)."""
         entry = self.get_object()
         data = _valid(s.WithdrawSerializer, request)
-        write(request, entry.event)
         entry = entries.withdraw(
             request.user, entry, disqualify=data["disqualify"], reason=data["reason"]
         )
@@ -775,7 +784,6 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
         `schedule` action with only what changes); refused (422) once it was played."""
         match = self.get_object()
         data = _valid(s.PatchScheduleSerializer, request)
-        write(request, match.event)
         scheduled = data.get("scheduled", match.scheduled)
         fixtures.reschedule(request.user, match, scheduled, data.get("venue"), data.get("table"))
         return self._written(match)
@@ -786,7 +794,6 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
         """Set the match's date, venue and table (a postponed match is scheduled again)."""
         match = self.get_object()
         data = _valid(s.ScheduleSerializer, request)
-        write(request, match.event)
         fixtures.reschedule(
             request.user, match, data["scheduled"], data.get("venue"), data.get("table")
         )
@@ -796,7 +803,6 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
     @action(detail=True, methods=["post"])
     def postpone(self, request: Request, pk: str) -> Response:
         match = self.get_object()
-        write(request, match.event)
         fixtures.postpone(request.user, match)
         return self._written(match)
 
@@ -807,7 +813,6 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
         adjudicated by the engine and kept with their rulings."""
         match = self.get_object()
         data = _valid(s.ResultInputSerializer, request)
-        write(request, match.event)
         result = results.enter_result(
             request.user, match, data["games"], data["note"], lisa=data["lisa"]
         )
@@ -822,7 +827,6 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
         `confirm_reset`) and nothing changes."""
         match = self.get_object()
         data = _valid(s.CorrectionSerializer, request)
-        write(request, match.event)
         if BracketSlot.objects.filter(match=match).exists():
             brackets.correct_result(
                 request.user, match, data["games"], data["note"], data["reset"], lisa=data["lisa"]
@@ -841,7 +845,6 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
         depended on this one's winner (empty when the winner stays). Changes nothing."""
         match = self.get_object()
         data = _valid(s.ResultInputSerializer, request)
-        write(request, match.event)
         require(request.user, "event.manage", match.event)
         reset = brackets.reset_preview(match, data["games"])
         return Response(
@@ -899,10 +902,11 @@ class ResultViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
     queryset = Result.objects.select_related("match__event")
     event_field = "match__event"
 
-    def _decide(self, request: Request, service, **kwargs) -> Response:
+    def _decide(self, request: Request, service, body=None) -> Response:
+        """`service` on the result, with what the body gives (`body`, a serializer)."""
         result = self.get_object()
-        write(request, result.match.event)
-        return Response(self.get_serializer(service(request.user, result, **kwargs)).data)
+        given = _valid(body, request) if body is not None else {}
+        return Response(self.get_serializer(service(request.user, result, **given)).data)
 
     @extend_schema(request=None, responses=s.ResultSerializer)
     @action(detail=True, methods=["post"])
@@ -914,9 +918,7 @@ class ResultViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
     @action(detail=True, methods=["post"])
     def dispute(self, request: Request, pk: str) -> Response:
         """The second person disagrees: an organiser settles it."""
-        return self._decide(
-            request, results.dispute_result, note=_valid(s.NoteSerializer, request)["note"]
-        )
+        return self._decide(request, results.dispute_result, s.NoteSerializer)
 
     @extend_schema(responses=s.HandRecordSerializer(many=True))
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
