@@ -78,6 +78,9 @@ def main() -> None:
     parser.add_argument("--pairing", action="append", help="LEVEL:LEVEL (repeatable)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument(
+        "--progress", type=int, default=0, metavar="N", help="also print the rate every N matches"
+    )
     args = parser.parse_args()
     pairings = [tuple(p.split(":")) for p in args.pairing] if args.pairing else list(TARGETS)
     print(f"dominican preset, {args.matches} matches per pairing, strong: {args.playouts} playouts")
@@ -88,8 +91,11 @@ def main() -> None:
             wins = 0
             match = partial(play_one, args.seed, first, second, playouts=args.playouts)
             played = pool.map(match, range(args.matches), chunksize=4)
-            for won, spent in played:
+            for m, (won, spent) in enumerate(played, start=1):
                 wins += won
+                if args.progress and m % args.progress == 0 and m < args.matches:
+                    low, high = wilson(wins, m)
+                    print(f"  after {m}: {wins / m:.1%} [{low:.1%}, {high:.1%}]", flush=True)
                 for level, (seconds, moves) in spent.items():
                     clock[level][0] += seconds
                     clock[level][1] += moves
