@@ -14,6 +14,7 @@ Needs PostgreSQL on 127.0.0.1:5432 (user postgres) and Redis on 127.0.0.1:6379; 
 
 import argparse
 import asyncio
+import collections
 import json
 import os
 import random
@@ -218,6 +219,7 @@ async def seat_client(
     async with ws:
         await ws.send(json.dumps({"type": "hello", "version": 0}))
         seen: set[int] = set()
+        recent = collections.deque(maxlen=8)
         state = None
         sent_next = -1
         await ready.wait()
@@ -247,6 +249,9 @@ async def seat_client(
                 now = time.perf_counter()
                 message = json.loads(raw)
                 kind = message["type"]
+                recent.append(
+                    (kind, message.get("version"), message.get("last"), message.get("code"))
+                )
                 if kind == "ack":
                     key = (table.pk, message["version"])
                     stats.acked.add(key)
@@ -263,7 +268,13 @@ async def seat_client(
                     if version in seen:
                         # A moved deadline or a seat's presence comes without a new version
                         # and without an action: not a second delivery of one.
-                        stats.duplicates += "last" in message
+                        if "last" in message:
+                            stats.duplicates += 1
+                            print(
+                                f"  duplicate at table {table.pk} seat {seat}: {message['type']} "
+                                f"{version} {message.get('last')}; before: {list(recent)}",
+                                flush=True,
+                            )
                         continue
                     seen.add(version)
                     stats.received.setdefault((table.pk, version), {})[seat] = now
