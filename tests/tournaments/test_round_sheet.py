@@ -24,6 +24,15 @@ def shot(page, name: str) -> None:
         page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
 
 
+# Badges taller than two lines of their type and rounded like a pill: a state tag that wrapped
+# and was stretched instead of becoming a tag with rounded corners.
+STRETCHED_PILLS = """() => [...document.querySelectorAll("main .badge")].filter(badge => {
+  const style = getComputedStyle(badge), size = parseFloat(style.fontSize);
+  const height = badge.getBoundingClientRect().height;
+  return height > 2 * size && parseFloat(style.borderTopLeftRadius) >= size;
+}).map(badge => badge.textContent)"""
+
+
 def published(tag: str):
     data = build(Event.Format.SWISS, 12, tag=tag, rounds=3)
     swiss.pair_round(data.organiser, data.event)
@@ -113,6 +122,10 @@ def test_a_round_typed_on_the_round_sheet(chromium, asgi_server, viewport):
     assert page.locator(".sheet-line.done").count() == 6
     assert page.locator("#round-complete").is_visible() and page.locator("#save-round").count() == 0
     shot(page, f"round-sheet-{tag}-done")
+    for language in ("es", "pt-br"):  # Portuguese wraps "the round is complete" on a phone
+        context.add_cookies([{"name": "django_language", "value": language, "url": asgi_server}])
+        page.reload()
+        assert page.evaluate(STRETCHED_PILLS) == [], language
     saved = in_thread(
         lambda: {
             r.match.table: (r.points_a, r.points_b, r.shutout)
