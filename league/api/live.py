@@ -4,11 +4,13 @@ as Server-Sent Events."""
 
 import asyncio
 import json
+import math
 import time
 from collections.abc import AsyncIterator
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.cache import cache
 
 from games.models import Table
 from games.services.messages import table_facts
@@ -47,10 +49,31 @@ def match_score(match: Match) -> dict | None:
     return found[0] if found else None
 
 
+def shared_scores(event: Event) -> list[dict]:
+    """The event's live scores as its streams read them: one reading for every viewer (in
+    every process) each half LIVE_STREAM_POLL, kept in the cache; so a change reaches a
+    viewer within a poll and a half, as it did when each viewer read them."""
+    key = f"api:live-scores:{event.pk}"
+    found = cache.get(key)
+    if found is not None and time.time() - found[0] < settings.LIVE_STREAM_POLL / 2:
+        return found[1]
+    reading = f"{key}:reading"
+    mine = cache.add(reading, True, math.ceil(settings.LIVE_STREAM_POLL * 5))
+    if not mine and found is not None:
+        return found[1]  # another viewer is reading them
+    try:
+        scores = list(event_scores(event))
+        cache.set(key, (time.time(), scores), math.ceil(settings.LIVE_STREAM_POLL * 10))
+    finally:
+        if mine:
+            cache.delete(reading)
+    return scores
+
+
 async def score_stream(event: Event) -> AsyncIterator[str]:
     """`scores` events: the event's live scores at once, then each time they change, for
     LIVE_STREAM_SECONDS (the browser's EventSource then reconnects by itself)."""
-    read = sync_to_async(event_scores)
+    read = sync_to_async(shared_scores)
     yield f"retry: {settings.LIVE_STREAM_RETRY_MS}\n\n"
     last, quiet = None, time.monotonic()
     until = time.monotonic() + settings.LIVE_STREAM_SECONDS
