@@ -5,6 +5,27 @@ from django import template
 from django.utils.html import format_html_join
 
 register = template.Library()
+MINUS = "\u2212"  # the minus sign the pages write; CSV files and the API keep numbers
+
+
+def with_minus(text: str) -> str:
+    """A number as text, its leading hyphen made the minus sign ("-12" -> "−12")."""
+    return MINUS + text[1:] if text.startswith("-") else text
+
+
+@register.filter
+def signed(value, plus: str = "") -> str:
+    """A signed number as a page shows it (a points difference, a rating): negative with the
+    minus sign "−", not a hyphen; `signed:"+"` also marks a positive change ("+12"). Takes a
+    number or a number already formatted (`floatformat`)."""
+    if value is None or value == "":
+        return ""
+    text = str(value)
+    if not text.lstrip("-").strip("0.,"):  # zero, whatever its sign or decimals
+        return text.lstrip("-")
+    if plus and not text.startswith("-"):
+        text = plus + text
+    return with_minus(text)
 
 
 @register.filter
@@ -26,7 +47,7 @@ def tiebreak_value(row, key: str) -> str:
     value = row.values.get(key)
     if value is None:
         return "–"
-    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+    return with_minus(str(int(value)) if float(value).is_integer() else f"{value:.1f}")
 
 
 @register.filter

@@ -120,3 +120,45 @@ def test_the_projector_standings_show_a_leagues_table(client):
     page = client.get(reverse("projector", args=[league.event.slug])).content.decode()
     heads = re.findall(r'<th class="num"[^>]*>([^<]+)</th>', page.split("projector-standings")[1])
     assert heads == ["#", "P", "W", "L", "Pts", "+/−"]  # no draws column: nobody drew
+
+
+def test_the_signed_filter_writes_the_minus_sign():
+    from league.templatetags.competition import signed
+
+    assert [signed(-12), signed("-3.5"), signed(7), signed(0), signed("-0.0")] == [
+        "−12",
+        "−3.5",
+        "7",
+        "0",
+        "0.0",
+    ]
+    assert [signed("2.4", "+"), signed("-2.4", "+"), signed("0.0", "+")] == ["+2.4", "−2.4", "0.0"]
+    assert signed(None) == ""
+
+
+def test_negative_point_differences_show_the_minus_sign_on_pages_and_stay_numbers_in_csv(
+    client,
+):
+    order = ["match_wins", "point_difference", "lots"]
+    league = build_league(size=4, tiebreaks=order)
+    first, second = league.matches(1)
+    play(league, first, 150, 60)
+    play(league, second, 160, 100)
+    loser = first.entry_b.name
+    page = page_of(client, league.event)
+    row = re.search(rf'data-entry="{re.escape(loser)}">.*?</tr>', page, re.S).group(0)
+    assert '<td class="num">−90</td>' in row and "-90" not in row
+    projector = client.get(reverse("projector", args=[league.event.slug])).content.decode()
+    assert '<td class="num">−90</td>' in projector and ">-90<" not in projector
+    widget = client.get(f"/widget/events/{league.event.slug}/standings/", {"lang": "en"})
+    assert "<td>−90</td>" in widget.content.decode()
+    export = client.get(reverse("event_export", args=[league.event.slug, "standings"]))
+    assert "-90" in export.content.decode("utf-8-sig") and "−" not in export.content.decode()
+
+    data = build(Event.Format.SWISS, 4, tag="minus", rounds=3)
+    swiss.pair_round(data.organiser, data.event)
+    swiss.publish(data.organiser, data.event)
+    for match in Match.objects.filter(event=data.event):
+        play_tournament(data, match)
+    page = client.get(reverse("tournament", args=[data.event.slug])).content.decode()
+    assert "−90" in page and ">-90<" not in page
