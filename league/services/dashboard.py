@@ -99,11 +99,19 @@ def _todos(event: Event, manager: bool, today: date) -> EventTodos:
     disputed = results.filter(status=Result.Status.DISPUTED).count()
     missing = _missing(event, today)
     if missing:
-        text = ngettext(
-            "Round %(round)s: %(n)s result missing",
-            "Round %(round)s: %(n)s results missing",
-            len(missing),
-        ) % {"round": missing[0].round.number, "n": len(missing)}
+        round_ = missing[0].round
+        if round_.name:  # a bracket's round: "Losers' round 2", not the 5th round it is
+            text = ngettext(
+                "%(round)s — %(n)s result missing",
+                "%(round)s — %(n)s results missing",
+                len(missing),
+            ) % {"round": round_, "n": len(missing)}
+        else:
+            text = ngettext(
+                "Round %(round)s: %(n)s result missing",
+                "Round %(round)s: %(n)s results missing",
+                len(missing),
+            ) % {"round": round_.number, "n": len(missing)}
         todos.append(Todo(text, _results_url(event, missing[0]), urgent=True))
     if waiting:
         text = ngettext(

@@ -200,3 +200,19 @@ def test_start_the_playoff_is_offered_only_once_every_group_match_counts(build_e
         assert [(str(t.text), t.url) for t in item.todos] == [("Start the playoff", run)]
     client.post(reverse("tournament_act", args=[slug, "playoff"]))
     assert Bracket.objects.filter(event=data.event).exists()
+
+
+def test_the_dashboard_names_a_brackets_round_by_its_name(build_event):
+    from league.services import dashboard
+
+    data = build_event(Event.Format.DOUBLE_ELIMINATION, 4)
+    brackets.create_bracket(data.organiser, data.event)
+    for match in Match.objects.filter(event=data.event):
+        play(data, match)
+    brackets.sync(data.event.bracket)  # as once the results' transaction commits
+    with translation.override("en"):
+        item = next(i for i in dashboard.events_of(data.organiser) if i.event == data.event)
+        todo = item.todos[0]
+        assert str(todo.text) == "Winners' final — 1 result missing"
+    round_ = data.event.rounds.get(name="Winners' final")
+    assert todo.url == reverse("round_sheet", args=[round_.pk])
