@@ -479,7 +479,10 @@ def preview_entrants(event: Event, data: bytes | str, *, add_players: bool = Tru
             if len(name) > 80:
                 row.refuse("name_too_long", _("A name has at most 80 characters."))
                 continue
+            matches = known.get(key, [])
             if key in seen_names:
+                if len(matches) == 1:  # named twice, still the roster's player, not a new one
+                    row.players[-1] = matches[0]
                 row.refuse(
                     "duplicate_player",
                     _("%(name)s is already on line %(line)s.")
@@ -487,7 +490,6 @@ def preview_entrants(event: Event, data: bytes | str, *, add_players: bool = Tru
                 )
                 continue
             seen_names[key] = line
-            matches = known.get(key, [])
             if len(matches) > 1:
                 row.refuse(
                     "ambiguous_player",

@@ -126,6 +126,14 @@ def test_duplicates_are_refused_with_the_line_they_repeat(league):
     assert preview.rows[1].errors[0][1] == "ana is already on line 2."
 
 
+def test_a_roster_player_named_twice_is_still_the_roster_player(league):
+    known = clubs.add_player(league.organiser, league.club, display_name="Ana Rosario")
+    data = "player 1,player 2\nAna Rosario,Luis\nAna Rosario,Pepe\n"
+    preview = preview_entrants(league.event, data.encode())
+    assert [row.players[0] for row in preview.rows] == [known, known]
+    assert codes(preview) == [(3, "duplicate_player")]
+
+
 def test_several_roster_players_of_one_name_are_ambiguous(league):
     for _ in range(2):
         clubs.add_player(league.organiser, league.club, display_name="Ana")

@@ -187,3 +187,33 @@ def test_a_phone_reads_the_demo_double_elimination_bracket(chromium, asgi_server
         winners.evaluate("box => { box.scrollLeft = box.scrollWidth; }")
         page.wait_for_function("() => !document.querySelector('.bracket.more-right')")
         context.close()
+
+
+def test_a_refused_csv_on_a_phone_shows_every_problem_in_sight(chromium, asgi_server, tmp_path):
+    from league.services import clubs
+
+    data = build(Event.Format.SWISS, 0, tag="csv")
+    in_thread(clubs.add_player, data.organiser, data.club, display_name="Ana Rosario")
+    path = tmp_path / "parejas.csv"
+    path.write_text(
+        "player 1,player 2,club,seed\n"
+        "María Altagracia Fernández de la Cruz,José Miguel Rodríguez Santana,,1\n"
+        "Ana Rosario,Luis Peña,,2\n"
+        "Ana Rosario,,,x\n"
+        "Nuevo Jugador,Otro Nuevo,Club Desconocido del Este,3\n"
+    )
+    context = chromium.new_context(locale="pt-BR", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    log_in(page, asgi_server, data.organiser.username)
+    page.goto(f"{asgi_server}/events/{data.event.slug}/entries/import/")
+    page.set_input_files("input[type=file]", str(path))
+    page.click("main form[enctype] button[type=submit]")
+    problems = page.locator("table.preview .problem")
+    assert problems.count() == 4
+    for box in problems.evaluate_all("all => all.map(p => p.getBoundingClientRect().toJSON())"):
+        assert box["left"] >= 0 and box["right"] <= 390 - 16, box  # inside the card, unscrolled
+    # named twice, Ana is still the roster's player, not a new one
+    assert page.locator("tr[data-line='4'] .badge.new").count() == 0
+    assert page.locator("tr[data-line='4'] .badge").count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()
