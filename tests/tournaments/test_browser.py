@@ -217,3 +217,25 @@ def test_a_refused_csv_on_a_phone_shows_every_problem_in_sight(chromium, asgi_se
     assert page.locator("tr[data-line='4'] .badge").count() == 1
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     context.close()
+
+
+def test_the_manage_page_on_a_phone_lists_entries_and_the_audit_log_readably(chromium, asgi_server):
+    data = build(Event.Format.SWISS, 4, tag="mp")
+    context = chromium.new_context(locale="pt-BR", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    log_in(page, asgi_server, data.organiser.username)
+    page.goto(f"{asgi_server}/events/{data.event.slug}/manage/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # the audit log's "what" is a line of the card's width, not a word a line cut at its edge
+    cells = page.locator("table.audit td:nth-child(4)")
+    assert cells.count() >= 4
+    for box in cells.evaluate_all("all => all.map(c => c.getBoundingClientRect().toJSON())"):
+        assert box["right"] <= 390 - 16 and box["width"] > 250, box
+    # each entry's actions one under another, every one inside the card
+    actions = page.locator("td.actions button").evaluate_all(
+        "all => all.map(b => b.getBoundingClientRect().toJSON())"
+    )
+    assert actions and all(box["right"] <= 390 - 16 for box in actions)
+    first = [box for box in actions if abs(box["top"] - actions[0]["top"]) < 4]
+    assert len(first) == 1, first  # the second action is on a line of its own
+    context.close()
