@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import DisallowedHost
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.common import CommonMiddleware
 from django.utils.cache import get_conditional_response, patch_vary_headers
@@ -62,6 +62,7 @@ class Rendered:
 
 
 VARY = ["Accept", "Accept-Language", "Authorization", "X-Api-Key"]
+NOT_MODIFIED_VARY = ", ".join(VARY)
 
 
 def freeze(request: HttpRequest, body: bytes, content_type: str) -> Rendered:
@@ -84,6 +85,27 @@ def conditional(
     return get_conditional_response(
         request, etag=rendered.etag, last_modified=rendered.stamp, response=response
     )
+
+
+def revalidated(request: HttpRequest, etag: str) -> bool:
+    """The common revalidation, `If-None-Match` with exactly the current ETag and no other
+    precondition, which `conditional` answers with a 304."""
+    meta = request.META
+    return (
+        meta.get("HTTP_IF_NONE_MATCH") == etag
+        and request.method in ("GET", "HEAD")
+        and "HTTP_IF_MATCH" not in meta
+        and "HTTP_IF_UNMODIFIED_SINCE" not in meta
+    )
+
+
+def not_modified(etag: str, stamp: int) -> HttpResponseNotModified:
+    """The 304 that `conditional` makes of a kept answer, made directly."""
+    response = HttpResponseNotModified()
+    response["ETag"] = etag
+    response["Last-Modified"] = http_date(stamp)
+    response["Vary"] = NOT_MODIFIED_VARY
+    return response
 
 
 class ConditionalGetMixin:
@@ -270,6 +292,8 @@ def kept(request: HttpRequest, kept_as: KeptAs) -> HttpResponseBase | None:
     validators = found.get(kept_key)
     if validators is None or validators.generation != found.get(generation_key):
         return None
+    if revalidated(request, validators.etag):
+        return not_modified(validators.etag, validators.stamp)
     response = conditional(request, Rendered(b"", JSON, validators.etag, validators.stamp))
     if response.status_code != 200:
         return response
