@@ -51,8 +51,13 @@ class Desk:
         return result
 
     def matches(self, **filters) -> list[dict]:
+        """The fixtures as the key reads them, and as the public does: kept since the last
+        time they were read, unless something changed them since (then read anew)."""
         query = {"event": self.data.event.slug, "page_size": 500, **filters}
-        return self.key.get("/api/v1/matches/", query).json()["results"]
+        public = APIClient().get("/api/v1/matches/", query).json()["results"]
+        fresh = self.key.get("/api/v1/matches/", query).json()["results"]
+        assert public == fresh
+        return fresh
 
     def play_round(self, number: int) -> None:
         for match in self.matches(round=number):
@@ -102,11 +107,14 @@ def test_a_swiss_event_run_to_the_end_through_the_api(desk, api):
     assert early.status_code == 422 and early.json()["error"]["code"] == "round_unfinished"
     run.play_round(1)
 
-    # Round 2 is published, then unpaired (no result yet), then paired and played.
+    # Round 2 is published, then unpaired (no result yet), then paired and played; the
+    # fixtures kept for the public follow.
+    assert len(run.matches()) == len(run.matches(round=2)) + 4 == 4
     run.post(f"{run.event}/pair/")
     run.post(f"{run.event}/publish/", expect=201)
+    assert len(run.matches()) == len(run.matches(round=2)) + 4 == 8
     assert run.post(f"{run.event}/unpair/") == {"round": 2}
-    assert run.matches(round=2) == []
+    assert len(run.matches()) == 4 and run.matches(round=2) == []
     for number in (2, 3):
         run.post(f"{run.event}/pair/")
         run.post(f"{run.event}/publish/", expect=201)
