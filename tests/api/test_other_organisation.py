@@ -164,6 +164,7 @@ def test_another_organisations_key_changes_nothing_of_a_published_event(settings
 
 
 def test_a_draft_answers_another_organisations_key_as_a_missing_object(settings):
+    """Read or written, by address or named in the body."""
     settings.WEBHOOKS_ALLOW_PRIVATE = True
     league, token, ids = _organisation_a("-d")
     Event.objects.filter(pk=league.event.pk).update(status=Event.Status.DRAFT)
@@ -176,6 +177,19 @@ def test_a_draft_answers_another_organisations_key_as_a_missing_object(settings)
         and (method, path) != ("post", "/api/v1/events/")
     ]
     assert len(drafts) >= 20
+    reads = [
+        "/api/v1/events/{slug}/",
+        "/api/v1/events/{slug}/standings/",
+        "/api/v1/events/{slug}/draft/",
+        "/api/v1/events/{slug}/live/",
+        "/api/v1/entries/{id}/",
+        "/api/v1/matches/{id}/",
+        "/api/v1/results/{id}/",
+    ]
+    for path in reads:
+        draft = client.get(_address(path, league.event.slug, ids))
+        absent = client.get(_address(path, "no-such-event", missing))
+        assert (draft.status_code, draft.content) == (404, absent.content), path
     before = _state()
     for method, path in sorted(drafts):
         body = _body(method, path, league)
