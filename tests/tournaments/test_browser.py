@@ -185,7 +185,22 @@ def test_a_phone_reads_the_demo_double_elimination_bracket(chromium, asgi_server
         winners = page.locator(".bracket").first
         assert "more-right" in winners.get_attribute("class")
         winners.evaluate("box => { box.scrollLeft = box.scrollWidth; }")
-        page.wait_for_function("() => !document.querySelector('.bracket.more-right')")
+        page.wait_for_function(
+            "() => !document.querySelector('.bracket').classList.contains('more-right')"
+        )
+        # the event's page: each pair a line of the card's width, its players' names whole;
+        # the event's own venue said once, not under every match
+        page.goto(f"{asgi_server}/events/{event.slug}/")
+        widths = page.locator(".fixture .side").evaluate_all(
+            "all => all.map(side => side.getBoundingClientRect().width)"
+        )
+        assert len(widths) == 2 * 11 and min(widths) > 150, widths
+        split = page.evaluate(
+            "() => [...document.querySelectorAll('.fixture .name-part')]"
+            ".filter(part => part.getClientRects().length !== 1).map(part => part.textContent)"
+        )
+        assert split == []
+        assert page.locator("main").inner_text().count("Sede del club") == 1
         context.close()
 
 
