@@ -3,7 +3,7 @@
 import pytest
 
 from league.models import Event, Match, Result
-from league.services import results
+from league.services import events, results
 from league.tournaments.models import Bracket
 from league.tournaments.services.brackets import bracket_view
 from tests.conftest import in_thread
@@ -236,6 +236,7 @@ def test_a_refused_csv_on_a_phone_shows_every_problem_in_sight(chromium, asgi_se
 
 def test_the_manage_page_on_a_phone_lists_entries_and_the_audit_log_readably(chromium, asgi_server):
     data = build(Event.Format.SWISS, 4, tag="mp")
+    in_thread(events.set_status, data.organiser, data.event, Event.Status.REGISTRATION)
     context = chromium.new_context(locale="pt-BR", viewport={"width": 390, "height": 844})
     page = context.new_page()
     log_in(page, asgi_server, data.organiser.username)
@@ -253,4 +254,9 @@ def test_the_manage_page_on_a_phone_lists_entries_and_the_audit_log_readably(chr
     assert actions and all(box["right"] <= 390 - 16 for box in actions)
     first = [box for box in actions if abs(box["top"] - actions[0]["top"]) < 4]
     assert len(first) == 1, first  # the second action is on a line of its own
+    # the code for a club's site, opened, is as wide as the page, not 80 columns
+    page.goto(f"{asgi_server}/events/{data.event.slug}/")
+    page.click("details.widget-snippet summary")
+    assert page.locator("details.widget-snippet textarea").first.is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     context.close()
