@@ -101,14 +101,15 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Anonymous reads of kept standings and fixtures, answered before anything else (with
+    # the headers the others would add).
+    "league.api.http.CachedAnswersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "league.api.http.ReadCorsMiddleware",
     "config.api.ApiErrorMiddleware",
-    # Anonymous reads of kept standings and fixtures, answered before authentication and DRF.
-    "league.api.http.CachedAnswersMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

@@ -3,6 +3,7 @@ kept standings and fixtures answered before the API's machinery."""
 
 import functools
 import hashlib
+import logging
 import math
 import re
 import secrets
@@ -17,6 +18,8 @@ from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.common import CommonMiddleware
+from django.middleware.locale import LocaleMiddleware
+from django.middleware.security import SecurityMiddleware
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
 from django.utils.translation import get_language
@@ -27,6 +30,7 @@ from rest_framework.settings import api_settings
 
 from .auth import KEY_HEADER, AnonymousCallerThrottle
 
+logger = logging.getLogger(__name__)
 CORS_PATHS = ("/api/", "/widget/")
 CORS_METHODS = "GET, HEAD, OPTIONS"
 CORS_HEADERS = "Accept, Accept-Language, Authorization, If-Modified-Since, If-None-Match, X-Api-Key"
@@ -149,7 +153,10 @@ class ReadCorsMiddleware:
                 response["Access-Control-Allow-Headers"] = CORS_HEADERS
                 response["Access-Control-Max-Age"] = "86400"
             return response
-        response = self.get_response(request)
+        return self.readable(request, self.get_response(request))
+
+    @staticmethod
+    def readable(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         if request.method in ("GET", "HEAD"):
             response["Access-Control-Allow-Origin"] = "*"
             response["Access-Control-Expose-Headers"] = CORS_EXPOSED
@@ -315,9 +322,9 @@ def plain_json(request: Request) -> bool:
 
 
 class CachedAnswersMiddleware:
-    """An anonymous GET or HEAD of kept standings or fixtures is answered here, before
-    authentication, DRF and the view: the same bytes, validators and headers (a 304 when the
-    client's copy is current), without a database query.
+    """An anonymous GET or HEAD of kept standings or fixtures is answered here, first of all
+    the middleware, before authentication, DRF and the view: the same bytes, validators and
+    headers (a 304 when the client's copy is current), without a database query.
 
     Anonymous means no key and no session cookie; the `anon` rate limit counts it as the
     view would (over the limit, the request goes on to the view, which answers the 429).
@@ -331,28 +338,49 @@ class CachedAnswersMiddleware:
         self.get_response = get_response
         self.renderers = [renderer() for renderer in api_settings.DEFAULT_RENDERER_CLASSES]
         self.negotiation = api_settings.DEFAULT_CONTENT_NEGOTIATION_CLASS()
-        # What the middleware after this one add to such an answer.
-        self.after = [CommonMiddleware(get_response), XFrameOptionsMiddleware(get_response)]
+        # What the other middleware do with such a request and its answer (settings.py).
+        self.security = SecurityMiddleware(get_response)
+        self.locale = LocaleMiddleware(get_response)
+        self.inner = [CommonMiddleware(get_response), XFrameOptionsMiddleware(get_response)]
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        response = self.cached(request)
-        return self.get_response(request) if response is None else response
+        kept_as = self.wanted(request)
+        try:
+            response = None if kept_as is None else kept(request, kept_as)
+            if response is not None and not AnonymousCallerThrottle().allow_request(request, None):
+                response = None  # the view answers the 429
+        except Exception:
+            # Outside ApiErrorMiddleware: the cache failing is the view's to answer, with
+            # the API's error.
+            logger.exception("Kept answers unavailable")
+            response = None
+        return self.get_response(request) if response is None else self.finish(request, response)
 
-    def cached(self, request: HttpRequest) -> HttpResponseBase | None:
-        if request.method not in ("GET", "HEAD") or not request.path_info.startswith("/api/"):
+    def wanted(self, request: HttpRequest) -> KeptAs | None:
+        """The kept answer this request asks for, when this middleware may give it."""
+        if (
+            request.method not in ("GET", "HEAD")
+            or not request.path_info.startswith("/api/")
+            or request.META.get("CONTENT_LENGTH") not in (None, "", "0")  # the API's 413
+            or self.security.process_request(request) is not None  # the HTTPS redirect
+        ):
             return None
         kept_as = next((k for route in self.ROUTES if (k := route(request))), None)
         if kept_as is None or not self.anonymous(request) or not self.plain_json(request):
             return None
-        response = kept(request, kept_as)
-        if response is None or not AnonymousCallerThrottle().allow_request(request, None):
-            return None
+        self.locale.process_request(request)
+        return kept_as
+
+    def finish(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        """The answer as the view's reaches the client, every middleware's headers added."""
         response["Allow"] = ALLOW
         # The view looks the caller's session up, so the session adds Cookie to Vary.
         patch_vary_headers(response, ["Cookie"])
-        for middleware in self.after:
+        for middleware in self.inner:
             response = middleware.process_response(request, response)
-        return response
+        response = ReadCorsMiddleware.readable(request, response)
+        response = self.locale.process_response(request, response)
+        return self.security.process_response(request, response)
 
     @staticmethod
     def anonymous(request: HttpRequest) -> bool:

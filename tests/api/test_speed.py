@@ -345,3 +345,19 @@ def test_divisions_kept_at_the_same_time_are_both_kept(api, db, monkeypatch):
     for division in (first, second):
         count, kept = _queries(api, url, QUERY_STRING=f"division={division.pk}")
         assert (count, kept.json()["tables"][0]["division"]) == (0, division.pk)
+
+
+def test_kept_answers_failing_leave_the_answer_to_the_api(league, monkeypatch):
+    """The middleware runs before the API's error handling: a cache that fails there sends
+    the request on, and the answer is the API's JSON error, not Django's HTML page."""
+    url = f"/api/v1/events/{league.event.slug}/standings/"
+    client = Client(raise_request_exception=False)
+    assert client.get(url).status_code == 200
+
+    def unavailable(*args, **kwargs):
+        raise ConnectionError("Redis is down")
+
+    monkeypatch.setattr(http.cache, "get_many", unavailable)
+    response = client.get(url)
+    assert response.status_code == 500
+    assert response.json()["error"]["code"] == "server_error"
