@@ -182,8 +182,15 @@ def test_a_phone_reads_the_demo_double_elimination_bracket(chromium, asgi_server
         assert report["split"] == [], report
         assert page.locator(".bracket-match .pts").count() == 2 * 9  # the played matches' scores
         assert page.locator(".bracket-hint").is_visible()
-        winners = page.locator(".bracket").first
+        winners, losers, _finals = page.locator(".bracket").all()
         assert "more-right" in winners.get_attribute("class")
+        # the losers' bracket opens on its round still to play, the rounds played to its left
+        assert "more-left" in losers.get_attribute("class")
+        box, first_open = losers.evaluate(
+            "b => [b.getBoundingClientRect().left,"
+            " b.querySelector('.bracket-match.open').getBoundingClientRect().left]"
+        )
+        assert abs(first_open - box) < 2
         winners.evaluate("box => { box.scrollLeft = box.scrollWidth; }")
         page.wait_for_function(
             "() => !document.querySelector('.bracket').classList.contains('more-right')"
