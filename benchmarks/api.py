@@ -21,15 +21,22 @@ file's. The server's rate limits are off (API_RATE_ANON empty), so the benchmark
 measures its own 429s. The server's process group is stopped whatever happens (SIGTERM
 and SIGHUP included).
 
-Measured on 2026-12-01 on the shared 2-core machine (load average 11-13 from other work, so
-the spread is wide), three runs, share of the static file's req/s at 1 / 8 / 32 clients:
+Measured on 2026-12-02 on the shared 2-core machine, busy with other sessions' browser
+tests, bot benchmarks and memory stressers (load average 6-11 during every run, so the
+spread is wide); share of the static file's req/s at 1 / 8 / 32 clients, two full runs:
 
-    standings      15-47% / 18-40% / 28-40%     (before the middleware: 12% at 8)
-    standings 304  33-59% / 32-42% / 33-45%     (before: 18% at 8)
-    fixtures 250    3-7%  /  4-7%  /  6-7%      (before: 3% at 8; the target of 10% is not met)
+    standings      29-33% / 32%    / 36-42%
+    standings 304  39-42% / 30-31% / 39-51%
+    fixtures 250   49-60% / 28-37% / 32-41%     (before they were kept: 3-7% / 4-7% / 6-7%)
 
-A kept standings answer costs one small Redis read (its index entry; the body comes from
-the process's memory), so on a loaded machine the Redis round trip is most of its time.
+and six runs at 8 clients alternating where the middleware sits: first of all (as now),
+standings 304 at 44, 40 and 43% (standings 43, 32, 35%); after the API's error handling (as
+before), 24, 35 and 37% (31, 37, 40%).
+
+A kept answer costs one small Redis read (the event's generation and the answer's
+validators in one MGET; the body comes from the process's memory), so on a loaded machine
+the Redis round trip is most of its time. Answering it from the event loop with
+redis.asyncio instead of the middleware's thread was tried and halved the 304's rate.
 """
 
 import argparse
