@@ -216,3 +216,12 @@ def test_the_dashboard_names_a_brackets_round_by_its_name(build_event):
         assert str(todo.text) == "Winners' final — 1 result missing"
     round_ = data.event.rounds.get(name="Winners' final")
     assert todo.url == reverse("round_sheet", args=[round_.pk])
+
+
+def test_a_brackets_run_page_does_not_count_its_rounds_as_a_swiss_does(build_event, client):
+    data = build_event(Event.Format.DOUBLE_ELIMINATION, 4)
+    brackets.create_bracket(data.organiser, data.event)
+    client.force_login(data.organiser)
+    client.cookies.load({"django_language": "en"})
+    page = client.get(reverse("tournament_run", args=[data.event.slug])).content.decode()
+    assert "Latest round" not in page and "Winners&#x27; semi-finals" in page
