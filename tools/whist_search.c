@@ -26,9 +26,10 @@
    move in k swaps two whole partnerships), with the temperature swept from HOT down to COLD
    and up again every CYCLE moves.
 
-   60 players (Z_59 and infinity) is still open here: 59 is prime and 58 = 2 * 29, so the only
+   60 players (Z_59 and infinity) is out of its reach: 59 is prime and 58 = 2 * 29, so the only
    multiplier that could fix a base round is -1, which forces the patterned form that cannot
-   work (league/pairing/whist.py), and plain annealing runs have so far stalled at cost 4. */
+   work (league/pairing/whist.py), and plain annealing runs stalled at cost 4. The base round
+   for 60 came from tools/whist_starter_search.c instead. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,10 @@
 """Whist base rounds found offline by computer search, checked by tests/pairing/test_whist.py.
 
-Counts up to 49 come from an earlier search whose program is not in the repository. The
-others were found by tools/whist_search.c (simulated annealing on the difference counts, over
-base rounds invariant under a multiplier x -> ux); the comment above each gives the command
-that finds it again (count, seed, multiplier).
+Counts up to 49 come from an earlier search whose program is not in the repository. 52 to 64
+but 60 were found by tools/whist_search.c (simulated annealing on the difference counts, over
+base rounds invariant under a multiplier x -> ux), 60 by tools/whist_starter_search.c
+(partnerships from a starter that annealing nearly seats, then tables by exact search); the
+comment above each gives the command that finds it again.
 
 ``count: (moduli, tables)``: the group is Z_m1 x Z_m2 x ... (its elements coded as mixed-radix
 integers, first modulus lowest); each table is ``(a, c, b, d)``, a and c partnering against b
@@ -278,6 +279,28 @@ BASE_ROUNDS: dict[int, tuple[tuple[int, ...], tuple[tuple[int, int, int, int], .
             (44, 13, 32, 25),
             (18, 8, 39, 11),
             (48, 14, 9, 5),
+        ),
+    ),
+    # tools/whist_starter_search.c, `NEAR=8 whist_starter_search 60 3 10000000`: the tenth
+    # starter from annealing, (inf, 0), (1, 48), (2, 13), ..., seated exactly (92 million nodes)
+    60: (
+        (59,),
+        (
+            (-1, 0, 1, 48),
+            (2, 13, 16, 45),
+            (3, 40, 7, 32),
+            (4, 49, 37, 55),
+            (5, 18, 12, 36),
+            (6, 56, 11, 44),
+            (8, 47, 23, 27),
+            (9, 14, 33, 39),
+            (10, 54, 20, 41),
+            (15, 17, 28, 38),
+            (19, 22, 26, 42),
+            (21, 57, 30, 58),
+            (24, 31, 29, 46),
+            (25, 52, 35, 43),
+            (34, 53, 50, 51),
         ),
     ),
     # tools/whist_search.c, `whist_search 64 1 4`: invariant under x -> 4x (order 3 mod 63)

@@ -24,7 +24,8 @@ themselves). Base rounds come from:
   differences ±x(1 ± ω), each x times a coset of the fourth roots of unity, so they cover every
   nonzero residue once and twice;
 - the other counts in :mod:`._whist_rounds` (every 4n and 4n + 1 up to :data:`READY_UP_TO`,
-  and a few above it): base rounds found offline by computer search and shipped as data,
+  and any listed in :data:`READY_ABOVE`): base rounds found offline by computer search and
+  shipped as data,
   some as Z-cyclic *patterned starter* whist (partners x and -x; Finizio's ZCPS-Wh), the rest
   by simulated annealing on the difference counts, over Z_m, and over Z_3 x Z_3 for 9 players
   (no Z-cyclic Wh(9) exists). The tests check each of them. The search that found the newer
@@ -37,7 +38,13 @@ themselves). Base rounds come from:
   starters cannot serve 52, 56, 57, 60 or 64 players: summing the squares of the opponent
   differences of ``(x, -x) v (y, -y)`` tables, (x + y)^2 + (x - y)^2 = 2(x^2 + y^2), forces
   sum(c^2 over the classes ±c) = 0 (4n + 1) or y0^2 (4n, y0 opposing infinity) modulo m,
-  which fails for m = 51, 55, 57, 59, 63.
+  which fails for m = 51, 55, 57, 59, 63. For 60 players over Z_59 no multiplier helps
+  either (58 = 2 * 29: an orbit of 29 points cannot fill whole tables, and -1 forces the
+  patterned form), and annealing stalled; tools/whist_starter_search.c splits the problem:
+  the partnerships of the base round are a starter of Z_59 (every difference +-d once, 0
+  partnering infinity), taken from annealing whenever its partnerships form one and its
+  opponent counts are nearly right, and seating them two by two so that every difference
+  opposes exactly twice is an exact cover, solved by depth-first search (minutes).
 
 So no search runs in a request: a schedule is built in milliseconds from its base round.
 """

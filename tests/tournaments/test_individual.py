@@ -2,6 +2,7 @@ from collections import Counter
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.utils import translation
 
 from league.models import Event
 from league.pairing import WhistScheduleError
@@ -59,11 +60,23 @@ def test_whist_schedule(build_event):
     assert error.value.code == "schedule_complete"
 
 
-def test_whist_for_24_players_is_seated_at_once(build_event):
-    # 24 players used to be refused, after seconds of search, with a message that was false.
-    data = build_event(INDIVIDUAL, 24, whist=True)
+@pytest.mark.parametrize("count", [24, 60])
+def test_whist_for_24_and_60_players_is_seated_at_once(build_event, count):
+    # 24 players used to be refused, after seconds of search, with a message that was false;
+    # 60 was the last count up to 64 without a schedule on hand.
+    data = build_event(INDIVIDUAL, count, whist=True)
     round_ = individual.seat_round(data.organiser, data.event)
-    assert round_.seats.count() == 24 and not round_.sit_outs.exists()
+    assert round_.seats.count() == count and not round_.sit_outs.exists()
+
+
+def test_whist_refusal_for_65_players_says_every_count_up_to_64_is_ready(build_event):
+    data = build_event(INDIVIDUAL, 65, whist=True)
+    with pytest.raises(ServiceError) as error, translation.override("en"):
+        individual.seat_round(data.organiser, data.event)
+    assert error.value.code == "whist_unavailable"
+    message = str(error.value.message)
+    assert "for 65 players exists" in message
+    assert "up to 64, and for larger prime numbers of players" in message
 
 
 def test_whist_refusals_say_why(build_event, monkeypatch):
