@@ -105,7 +105,7 @@ def test_group_stage_then_playoff(build_event, confirmed):
     drawn = groups.draw_groups(data.organiser, data.event)
     assert [g.members.count() for g in drawn] == [4, 4]
     assert data.event.rounds.count() == 3
-    with pytest.raises(ServiceError) as error:
+    with translation.override("es"), pytest.raises(ServiceError) as error:
         groups.start_playoff(data.organiser, data.event)
     assert error.value.code == "groups_unfinished"
     assert "12 encuentros de grupo" in error.value.message
