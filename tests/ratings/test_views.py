@@ -101,6 +101,10 @@ def test_the_match_page_shows_each_players_change(client, pool):
     assert "+" + f"{services.match_changes(match)[0].delta:.1f}".replace(".", ",") in page
     assert [c.side for c in services.match_changes(match)] == ["a", "a", "b", "b"]
     assert all(c.delta > 0 for c in services.match_changes(match)[:2])
+    # the losers' change (and a rating below 0) written with the minus sign, not a hyphen
+    lost = f"{-services.match_changes(match)[2].delta:.1f}".replace(".", ",")
+    assert f'<td class="num">−{lost}</td>' in page and f">-{lost}<" not in page
+    assert not re.search(r'<td class="num">-\d', page)
 
 
 @pytest.mark.django_db
