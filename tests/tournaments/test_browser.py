@@ -182,6 +182,10 @@ def test_a_phone_reads_the_demo_double_elimination_bracket(chromium, asgi_server
         assert report["split"] == [], report
         assert page.locator(".bracket-match .pts").count() == 2 * 9  # the played matches' scores
         assert page.locator(".bracket-hint").is_visible()
+        pairs = page.locator(".round table.pairings td:nth-child(2)").evaluate_all(
+            "all => all.map(cell => cell.getBoundingClientRect().width)"
+        )
+        assert len(pairs) == 11 and min(pairs) > 200, pairs  # a round's pairs, a line each
         winners, losers, _finals = page.locator(".bracket").all()
         assert "more-right" in winners.get_attribute("class")
         # the losers' bracket opens on its round still to play, the rounds played to its left
