@@ -35,14 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned long long rng_state;
-static unsigned long long next_random(void) {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-static double uniform(void) { return (next_random() >> 11) * (1.0 / 9007199254740992.0); }
+#include "xorshift.h"
+
 
 enum { MAXP = 512, ORBIT = 0, SELF = 1, CROSS = 2, HALF = 3 };
 static int m, inf, order = 1, power[64], cls[MAXP], partners[MAXP], opponents[MAXP];

@@ -34,15 +34,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xorshift.h"
+
 enum { MAXM = 256, MAXP = MAXM / 2 + 1 };
 
-static unsigned long long rng_state;
-static unsigned long long next_random(void) {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
 
 static int m, inf, count_players, np, nclasses;
 static int first_of[MAXP], second_of[MAXP]; /* partnerships */
@@ -169,7 +164,6 @@ static int search(void) {
     return search_from(opts, nopts);
 }
 
-static double uniform(void) { return (next_random() >> 11) * (1.0 / 9007199254740992.0); }
 
 /* Starters from annealing on the whole base round (partner and opponent counts, moving by
    swapping two players, as tools/whist_search.c): each time the partnerships form a starter
