@@ -151,13 +151,11 @@ def _round_todos(event: Event, run: str, busy: int, entrants: int) -> list[Todo]
             return [Todo(_("Seat round %(n)s") % {"n": latest + 1}, run, urgent=True)]
     elif event.format == Event.Format.GROUPS_PLAYOFF and latest:
         if not Bracket.objects.filter(event=event).exists():
-            left = groups.groups_left(event)
-            if not left:
-                return [Todo(_("Start the playoff"), run, urgent=True)]
-            return [Todo(groups.groups_left_text(left), run, urgent=True)]
+            return [Todo(groups.playoff_waits(event) or _("Start the playoff"), run, urgent=True)]
     elif not latest and entrants >= 2:
-        text = _("Draw the groups") if event.format == Event.Format.GROUPS_PLAYOFF else None
-        return [Todo(text or _("Draw the first round"), run, urgent=True)]
+        groups_first = event.format == Event.Format.GROUPS_PLAYOFF
+        text = _("Draw the groups") if groups_first else _("Draw the first round")
+        return [Todo(text, run, urgent=True)]
     return []
 
 

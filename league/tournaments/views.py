@@ -135,8 +135,7 @@ def run(request: HttpRequest, slug: str) -> HttpResponse:
     latest = latest_round(event)
     playoff_waits = ""
     if event.format == Event.Format.GROUPS_PLAYOFF and context["groups"] and not context["bracket"]:
-        left = groups.groups_left(event)
-        playoff_waits = groups.groups_left_text(left) if left else ""
+        playoff_waits = groups.playoff_waits(event)
     context.update(
         playoff_waits=playoff_waits,
         entries=event.entries.filter(team__isnull=True).select_related("player_1", "player_2"),

@@ -76,12 +76,12 @@ def draw_groups(user, event: Event) -> list[Group]:
     return groups
 
 
-def groups_left(event: Event) -> int:
-    """How many group matches still lack a confirmed result (the playoff waits for them)."""
-    return unfinished_matches(event).count()
-
-
-def groups_left_text(left: int) -> str:
+def playoff_waits(event: Event) -> str:
+    """Why the playoff cannot start yet: how many group matches still lack a confirmed
+    result ("" when none do)."""
+    left = unfinished_matches(event).count()
+    if not left:
+        return ""
     return ngettext(
         "%(n)s group match still needs a confirmed result.",
         "%(n)s group matches still need a confirmed result.",
@@ -105,9 +105,8 @@ def start_playoff(user, event: Event) -> Bracket:
         raise ServiceError("no_groups", _("Draw the groups first."))
     if Bracket.objects.filter(event=event).exists():
         raise ServiceError("bracket_exists", _("The bracket has already been drawn."))
-    left = groups_left(event)
-    if left:
-        raise ServiceError("groups_unfinished", groups_left_text(left))
+    if waits := playoff_waits(event):
+        raise ServiceError("groups_unfinished", waits)
     kind = Bracket.Kind.DOUBLE if tournament_of(event).playoff_double else Bracket.Kind.SINGLE
     try:
         seeds = qualifiers(event)
