@@ -16,7 +16,8 @@ from .conftest import TableSocket, full_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LONG = {"preset": "dominican", "target": 500}
+# A turn outlasts the test, however slow the machine: no timeout makes a new version.
+LONG = {"preset": "dominican", "target": 500, "turn_seconds": 600}
 
 
 async def until_offline(socket: TableSocket, seats: list[int], timeout: float = 10) -> dict:
