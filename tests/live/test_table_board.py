@@ -51,6 +51,15 @@ OVERLAPS = """() => {
 }"""
 
 
+# Focus the hand's tab stop in one step of the page, so that a redraw between finding the
+# tile and focusing it cannot leave the focus on a detached tile.
+FOCUS_TILE = """() => {
+  const tile = document.querySelector("#my-hand .tile.playable[tabindex='0']");
+  if (tile) { tile.focus(); return document.activeElement === tile && "tile"; }
+  return document.querySelector("#result h2") ? "ended" : false;
+}"""
+
+
 def table_with_bots(user, rules) -> Table:
     """A private table: `user` in seat 0, bots in the others; the hand is dealt."""
     table = tables.create_table(host=user, rules=rules)
@@ -86,7 +95,8 @@ def my_turn(page, how: str) -> bool:
     tiles = page.locator("#my-hand .tile.playable")
     if tiles.count():
         if how == "keys":
-            page.focus("#my-hand .tile.playable[tabindex='0']")
+            if page.wait_for_function(FOCUS_TILE).json_value() == "ended":
+                return True  # the hand ended as the page redrew (the loop reads the result)
             page.keyboard.press("ArrowRight")
             page.keyboard.press("ArrowLeft")
             page.keyboard.press("Enter")
