@@ -10,8 +10,10 @@ from rest_framework.views import APIView
 from config.api import error_response
 from config.schema import ANY_RECORD, RULING
 from league.api.auth import (
+    THROTTLES,
     AnonRateThrottle,
     ApiKeyAuthentication,
+    KeyScope,
     UserRateThrottle,
     api_key,
     in_scope,
@@ -52,12 +54,13 @@ class HandAnalysisView(APIView):
 
     Only the hand's players and its event's organisers and referees may see it; anyone else
     is told the hand does not exist. POST starts the analysis (a Celery task) and answers its
-    progress; GET follows it (`status` is `none` until someone started it).
+    progress, and needs a read-write key; GET follows it (`status` is `none` until someone
+    started it). A key's calls count against its own rate.
     """
 
     authentication_classes = [ApiKeyAuthentication, SessionAuthentication]
-    permission_classes = [IsAuthenticated]
-    throttle_classes = [AnonRateThrottle, UserRateThrottle]
+    permission_classes = [IsAuthenticated, KeyScope]
+    throttle_classes = THROTTLES
 
     def _record(self, request, pk: int) -> dict:
         hand = Hand.objects.select_related("table__fixture__event").filter(pk=pk).first()

@@ -1,11 +1,16 @@
 """API keys: made and revoked by owners on their page, shown once, stored hashed, rate-limited."""
 
 import hashlib
+import random
 import re
 
 import pytest
+from django.core.cache import cache
 from rest_framework.test import APIClient
 
+from games.engine import ENDED, PRESETS, apply, bot_action, new_hand, to_record
+from games.models import Hand, HandReview
+from games.services import tables
 from league.api.models import ApiKey
 from league.api.services import create_key
 
@@ -89,3 +94,37 @@ def test_rate_limits_per_key_and_per_anonymous_address(league, settings):
         assert other.get("/api/v1/clubs/").status_code == 200
     finally:
         SimpleRateThrottle.THROTTLE_RATES = original
+
+
+def test_starting_a_hands_analysis_needs_a_write_key_and_counts_against_the_key(league, settings):
+    """Reading a hand's analysis is a read; starting one queues work, so a read-only key
+    is refused, and every call counts against the key's own rate."""
+    from rest_framework.throttling import SimpleRateThrottle
+
+    match = league.matches(1)[0]
+    table = tables.create_table(host=league.organiser, rules="dominican", fixture=match)
+    rng = random.Random(3)
+    state = new_hand(PRESETS["dominican"], rng=rng)
+    while state.status not in ENDED:
+        state = apply(state, bot_action(state, rng, "easy"))[0]
+    hand = Hand.objects.create(table=table, number=1, record=to_record(state), ruling={})
+    url = f"/api/v1/hands/{hand.pk}/analysis"
+    reader, writer = with_key(key_for(league, "read")), with_key(key_for(league, "write"))
+    assert reader.get(url).json() == {"status": "none"}
+    refused = reader.post(url)
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "forbidden"
+    assert not HandReview.objects.exists()
+    assert writer.post(url).json()["status"] == "pending"
+    assert HandReview.objects.count() == 1
+
+    cache.clear()  # the counters so far
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "key": "2/min"}
+    original = SimpleRateThrottle.THROTTLE_RATES
+    SimpleRateThrottle.THROTTLE_RATES = rates
+    try:
+        codes = [writer.post(url).status_code for _ in range(3)]
+    finally:
+        SimpleRateThrottle.THROTTLE_RATES = original
+    assert codes == [200, 200, 429]
+    assert reader.get(url).status_code == 200  # another key, its own count
+    assert HandReview.objects.count() == 1
