@@ -21,22 +21,19 @@ file's. The server's rate limits are off (API_RATE_ANON empty), so the benchmark
 measures its own 429s. The server's process group is stopped whatever happens (SIGTERM
 and SIGHUP included).
 
-Measured on 2026-12-02 on the shared 2-core machine, busy with other sessions' browser
-tests, bot benchmarks and memory stressers (load average 6-11 during every run, so the
-spread is wide); share of the static file's req/s at 1 / 8 / 32 clients, two full runs:
+Measured on 2026-12-03 on this 2-core machine, quiet (load average under 1), share of the
+static file's req/s at 1 / 8 / 32 clients:
 
-    standings      29-33% / 32%    / 36-42%
-    standings 304  39-42% / 30-31% / 39-51%
-    fixtures 250   49-60% / 28-37% / 32-41%     (before they were kept: 3-7% / 4-7% / 6-7%)
+    standings      83% / 101% / 92%
+    standings 304  98% / 110% / 102%
+    fixtures 250   84% /  93% / 79%
 
-and six runs at 8 clients alternating where the middleware sits: first of all (as now),
-standings 304 at 44, 40 and 43% (standings 43, 32, 35%); after the API's error handling (as
-before), 24, 35 and 37% (31, 37, 40%).
-
-A kept answer costs one small Redis read (the event's generation and the answer's
-validators in one MGET; the body comes from the process's memory), so on a loaded machine
-the Redis round trip is most of its time. Answering it from the event loop with
-redis.asyncio instead of the middleware's thread was tried and halved the 304's rate.
+Before, each kept answer read the event's generation and its validators from Redis (one
+MGET): on two cores busy with the server and the client, waiting for Redis to be scheduled
+was most of a kept answer's time, and the 304 made 35-45% of the static file's rate at 8
+clients. Each process now mirrors those keys (config.cache.TrackedKeys, which Redis's key
+tracking keeps fresh), so a kept answer makes no round trip at all; the same run with the
+round trip, as before: standings 43%, 304 43%, fixtures 42% at 8 clients.
 """
 
 import argparse

@@ -6,9 +6,17 @@ on every throttle check, cached page and kept standings. A client is thread-safe
 fork-safe (its pool reconnects in a new process), so one per pool serves every call.
 """
 
+import logging
+import os
+import threading
+import time
 from typing import Any
 
+import redis as redis_client
+from django.core.cache import caches
 from django.core.cache.backends import redis
+
+logger = logging.getLogger(__name__)
 
 
 class RedisCacheClient(redis.RedisCacheClient):
@@ -28,3 +36,142 @@ class RedisCache(redis.RedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = RedisCacheClient
+        self.location = self._servers[0]  # the one written to
+
+
+class _Missing:
+    """A key known to be absent (absence is mirrored too: creating the key invalidates it)."""
+
+
+MISSING = _Missing()
+# Redis's invalidation channel for key tracking redirected to a pub/sub connection (RESP2).
+INVALIDATE = "__redis__:invalidate"
+
+
+class TrackedKeys:
+    """The cache's keys under one prefix, mirrored in this process: a key read once is
+    read again without a round trip, until Redis says it changed.
+
+    Redis tracks the prefix for a listener thread of this process (key tracking in
+    broadcast mode, its invalidations sent to the listener's own pub/sub connection), so
+    any change by anyone (a write, an expiry, an eviction, a flush) drops the copy. Copies
+    are served only while the listener has heard from Redis within `heard_within`
+    seconds; a value read while an invalidation came in is not kept. `changed` drops this
+    process's copy at once, so a process never reads its own write stale; other processes
+    drop theirs when the invalidation reaches them, a few milliseconds later. With any
+    other cache than Redis, every read goes to the cache.
+    """
+
+    ping_every = 1.0
+    heard_within = 3.0
+    retry_after = 1.0
+    max_keys = 50_000
+
+    def __init__(self, prefix: str, using: str = "default") -> None:
+        self.prefix, self.using = prefix, using
+        self.values: dict[bytes, Any] = {}
+        self.lock = threading.Lock()
+        self.epoch = 0  # moves on every invalidation: a read that spans one is not kept
+        self.live = False  # the listener is subscribed and tracking
+        self.heard = 0.0  # when the listener last heard from Redis (time.monotonic)
+        self.client_id: int | None = None  # the listener's connection, for the tests
+        self.pid: int | None = None
+
+    @property
+    def cache(self) -> Any:
+        return caches[self.using]
+
+    def get_many(self, keys: list[str]) -> dict[str, Any]:
+        """As `cache.get_many`."""
+        cache = self.cache
+        if not isinstance(cache, RedisCache):
+            return cache.get_many(keys)
+        self._listening(cache)
+        raw = [cache.make_and_validate_key(key).encode() for key in keys]
+        with self.lock:
+            fresh = self.live and time.monotonic() - self.heard < self.heard_within
+            if fresh and all(name in self.values for name in raw):
+                values = [self.values[name] for name in raw]
+                return {k: v for k, v in zip(keys, values, strict=True) if v is not MISSING}
+            epoch = self.epoch
+        found = cache.get_many(keys)
+        with self.lock:
+            if fresh and self.live and self.epoch == epoch:
+                if len(self.values) > self.max_keys:
+                    self.values.clear()
+                for key, name in zip(keys, raw, strict=True):
+                    self.values[name] = found.get(key, MISSING)
+        return found
+
+    def changed(self, *keys: str) -> None:
+        """This process wrote these keys: its copies go now, not when Redis says so."""
+        cache = self.cache
+        if isinstance(cache, RedisCache):
+            self._drop([cache.make_and_validate_key(key).encode() for key in keys])
+
+    def _drop(self, names: list[bytes] | None) -> None:
+        with self.lock:
+            self.epoch += 1
+            if names is None:
+                self.values.clear()
+            for name in names or ():
+                self.values.pop(name, None)
+
+    def _listening(self, cache: "RedisCache") -> None:
+        """Start this process's listener (again in a forked process, which has no thread)."""
+        if self.pid == os.getpid():
+            return
+        with self.lock:
+            if self.pid == os.getpid():
+                return
+            self.pid, self.live = os.getpid(), False
+            self.values.clear()
+            prefix = cache.make_key(self.prefix)
+            threading.Thread(
+                target=self._listen, args=(cache.location, prefix), daemon=True
+            ).start()
+
+    def _listen(self, location: str, prefix: str) -> None:
+        while True:
+            try:
+                self._follow(location, prefix)
+            except Exception:
+                logger.warning(
+                    "Tracking of %s lost: reading Redis every time", prefix, exc_info=True
+                )
+            with self.lock:
+                self.live = False
+            self._drop(None)
+            time.sleep(self.retry_after)
+
+    def _follow(self, location: str, prefix: str) -> None:
+        client = redis_client.Redis.from_url(
+            location, protocol=2, socket_connect_timeout=self.heard_within
+        )
+        pubsub = client.pubsub()
+        with self.lock:
+            self.heard = time.monotonic()
+        try:
+            pubsub.execute_command("CLIENT", "ID")
+            self.client_id = pubsub.parse_response(block=True, timeout=self.heard_within)
+            pubsub.execute_command(
+                "CLIENT", "TRACKING", "ON", "REDIRECT", self.client_id, "BCAST", "PREFIX", prefix
+            )
+            pubsub.parse_response(block=True, timeout=self.heard_within)
+            pubsub.subscribe(INVALIDATE)
+            while True:
+                message = pubsub.get_message(timeout=self.ping_every)
+                now = time.monotonic()
+                if message is not None:
+                    if message["type"] == "message":
+                        self._drop(message["data"])
+                    with self.lock:
+                        self.heard = now
+                        self.live = self.live or message["type"] == "subscribe"
+                elif now - self.heard > self.heard_within:
+                    raise redis_client.ConnectionError("Redis did not answer the listener")
+                if now - self.heard >= self.ping_every:
+                    pubsub.ping()
+        finally:
+            pubsub.close()
+            client.close()

@@ -28,6 +28,8 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
+from config.cache import TrackedKeys
+
 from .auth import KEY_HEADER, AnonymousCallerThrottle
 
 logger = logging.getLogger(__name__)
@@ -226,6 +228,10 @@ def fixtures_kept_as(request: HttpRequest) -> KeptAs | None:
     return KeptAs(event[0], "matches:" + hashlib.sha256(address.encode()).hexdigest()[:32])
 
 
+# The events' generations and their answers' validators, read without a round trip.
+KEPT_INDEX = TrackedKeys("api:kept")
+
+
 def _generation_key(slug: str) -> str:
     return f"api:kept-generation:{slug}"
 
@@ -244,6 +250,7 @@ def generation(slug: str) -> str:
     current = cache.get(key)
     if current is None:
         cache.add(key, secrets.token_hex(8), KEPT_FOR)
+        KEPT_INDEX.changed(key)
         current = cache.get(key)
     return current
 
@@ -251,6 +258,7 @@ def generation(slug: str) -> str:
 def forget_kept(slug: str) -> None:
     """What is kept for the event is stale: it gets a new generation, never an old one."""
     cache.set(_generation_key(slug), secrets.token_hex(8), KEPT_FOR)
+    KEPT_INDEX.changed(_generation_key(slug))
 
 
 def keep(kept_as: KeptAs, generation: str, rendered: Rendered) -> None:
@@ -258,6 +266,7 @@ def keep(kept_as: KeptAs, generation: str, rendered: Rendered) -> None:
     validators, so that whoever finds these finds their body (or a newer one, refused)."""
     cache.set(_body_key(kept_as), rendered, KEPT_FOR)
     cache.set(_kept_key(kept_as), Kept(rendered.etag, rendered.stamp, generation), KEPT_FOR)
+    KEPT_INDEX.changed(_kept_key(kept_as))
 
 
 class _Bodies:
@@ -292,10 +301,11 @@ BODIES = _Bodies(32 * 1024 * 1024)
 def kept(request: HttpRequest, kept_as: KeptAs) -> HttpResponseBase | None:
     """The kept answer to this request, or None when none is kept under the event's current
     generation: a 304 when the client's copy is current (without reading the body), else
-    the 200 with its body. One round trip to the cache, and the body from this process's
-    memory once it has served it."""
+    the 200 with its body. The generation and validators come from this process's mirror
+    of them (KEPT_INDEX) once read, and the body from its memory once it has served it:
+    no round trip to the cache."""
     generation_key, kept_key = _generation_key(kept_as.slug), _kept_key(kept_as)
-    found = cache.get_many([generation_key, kept_key])
+    found = KEPT_INDEX.get_many([generation_key, kept_key])
     validators = found.get(kept_key)
     if validators is None or validators.generation != found.get(generation_key):
         return None
@@ -367,6 +377,10 @@ class CachedAnswersMiddleware:
             return None
         kept_as = next((k for route in self.ROUTES if (k := route(request))), None)
         if kept_as is None or not self.anonymous(request) or not self.plain_json(request):
+            return None
+        try:
+            request.get_host()  # a host not in ALLOWED_HOSTS gets the site's 400
+        except DisallowedHost:
             return None
         self.locale.process_request(request)
         return kept_as

@@ -361,3 +361,10 @@ def test_kept_answers_failing_leave_the_answer_to_the_api(league, monkeypatch):
     response = client.get(url)
     assert response.status_code == 500
     assert response.json()["error"]["code"] == "server_error"
+
+
+def test_kept_standings_are_not_served_to_a_host_the_site_does_not_serve(api, league):
+    url = f"/api/v1/events/{league.event.slug}/standings/"
+    assert api.get(url).status_code == 200  # kept now
+    refused = api.get(url, HTTP_HOST="evil.example")
+    assert refused.status_code == 400 and "ETag" not in refused
