@@ -36,6 +36,15 @@ def written(tracked: TrackedKeys, key: str, value) -> None:
     wait_for(lambda: tracked.epoch > epoch)
 
 
+def mirrored(tracked: TrackedKeys, round_trips: list) -> str:
+    """A key written and read twice: once from Redis, then from the mirror."""
+    key = f"{tracked.prefix}:generation"
+    written(tracked, key, "one")
+    assert tracked.get_many([key]) == {key: "one"} == tracked.get_many([key])
+    assert len(round_trips) == 1
+    return key
+
+
 @pytest.fixture
 def round_trips(monkeypatch) -> list:
     """The reads that went to Redis (the cache's own get_many, called for real)."""
@@ -93,11 +102,7 @@ def test_a_value_read_while_it_changed_is_not_kept(tracked, monkeypatch):
 
 
 def test_nothing_is_served_from_the_mirror_while_the_listener_is_lost(tracked, round_trips):
-    key = f"{tracked.prefix}:generation"
-    written(tracked, key, "one")
-    tracked.get_many([key])
-    tracked.get_many([key])
-    assert len(round_trips) == 1
+    key = mirrored(tracked, round_trips)
     redis.Redis.from_url(settings.REDIS_URL).client_kill_filter(_id=tracked.client_id)
     wait_for(lambda: not tracked.live)
     cache.set(key, "two")  # no tracking now: nobody is told
@@ -110,11 +115,7 @@ def test_nothing_is_served_from_the_mirror_while_the_listener_is_lost(tracked, r
 
 
 def test_a_listener_that_stops_hearing_redis_stops_serving(tracked, round_trips):
-    key = f"{tracked.prefix}:generation"
-    written(tracked, key, "one")
-    tracked.get_many([key])
-    tracked.get_many([key])
-    assert len(round_trips) == 1
+    key = mirrored(tracked, round_trips)
     tracked.heard -= tracked.heard_within  # as if the last pong was that long ago
     tracked.get_many([key])
     assert len(round_trips) == 2
