@@ -132,6 +132,10 @@ class TrackedKeys:
             ).start()
 
     def _listen(self, location: str, prefix: str) -> None:
+        """Follow Redis for good; after each failure in a row, wait twice as long (up to a
+        minute), so that a server without key tracking (before Redis 6) costs a log line a
+        minute, not a second."""
+        failures = 0
         while True:
             try:
                 self._follow(location, prefix)
@@ -140,9 +144,10 @@ class TrackedKeys:
                     "Tracking of %s lost: reading Redis every time", prefix, exc_info=True
                 )
             with self.lock:
+                failures = 0 if self.live else failures + 1
                 self.live = False
             self._drop(None)
-            time.sleep(self.retry_after)
+            time.sleep(min(self.retry_after * 2 ** max(failures - 1, 0), 60))
 
     def _follow(self, location: str, prefix: str) -> None:
         client = redis_client.Redis.from_url(

@@ -2,6 +2,8 @@
 read once is read again without a round trip, any change by anyone drops it, and nothing is
 served from the mirror while its listener is not hearing Redis."""
 
+import itertools
+import threading
 import time
 import uuid
 
@@ -119,3 +121,23 @@ def test_a_listener_that_stops_hearing_redis_stops_serving(tracked, round_trips)
     tracked.heard -= tracked.heard_within  # as if the last pong was that long ago
     tracked.get_many([key])
     assert len(round_trips) == 2
+
+
+def test_a_listener_that_keeps_failing_waits_twice_as_long_each_time():
+    """A Redis that cannot be followed (here: nothing listens on the port) is tried again
+    after 1, 2, 4… times `retry_after`, not in a tight loop."""
+    keys = TrackedKeys("unreachable")
+    keys.retry_after = 0.02
+    attempts: list[float] = []
+    follow = keys._follow
+
+    def counted(location: str, prefix: str) -> None:
+        attempts.append(time.monotonic())
+        follow(location, prefix)
+
+    keys._follow = counted
+    threading.Thread(target=keys._listen, args=("redis://127.0.0.1:1/0", "x"), daemon=True).start()
+    wait_for(lambda: len(attempts) >= 5)
+    gaps = [later - earlier for earlier, later in itertools.pairwise(attempts)]
+    assert all(gap >= 0.02 * 2**n * 0.9 for n, gap in enumerate(gaps[:4])), gaps
+    assert not keys.live
