@@ -1,5 +1,6 @@
 """The bracket embed in a real Chromium, framed at a phone's and a laptop's width."""
 
+from operator import sub
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,22 @@ from tests.tournaments.conftest import build
 from tests.tournaments.conftest import play as tournament_play
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+
+# Each line's ends and each match's joining points (right and left middles), in the page.
+LINES = """() => {
+  const lines = [...document.querySelectorAll("svg.bracket-lines path")].map((path) => {
+    const box = path.ownerSVGElement.getBoundingClientRect();
+    const [a, b] = [0, path.getTotalLength()].map((at) => path.getPointAtLength(at));
+    return [a.x + box.left, a.y + box.top, b.x + box.left, b.y + box.top];
+  });
+  const matches = {};
+  document.querySelectorAll(".bracket-match").forEach((m) => {
+    const r = m.getBoundingClientRect(), middle = (r.top + r.bottom) / 2;
+    matches[m.dataset.number] = {out: [r.right, middle], in: [r.left, middle]};
+  });
+  return {lines, matches};
+}"""
 
 
 @pytest.mark.parametrize(("width", "height"), [(390, 844), (1366, 768)])
@@ -35,6 +52,14 @@ def test_the_bracket_embed_fits_a_club_page(chromium, asgi_server, tmp_path, wid
     page.goto(embed)
     assert page.locator(".bracket-match").count() >= 8
     assert page.locator(".side.won").count() >= 4
+    # A line from each match to the one its winner goes to, on the same side of the bracket.
+    feeds = [(f, v.number) for v in bracket_view(bracket) for f in v.fed_by]
+    assert len(feeds) >= 8
+    drawn = page.evaluate(LINES)
+    joins = [[*drawn["matches"][str(a)]["out"], *drawn["matches"][str(b)]["in"]] for a, b in feeds]
+    assert len(drawn["lines"]) == len(joins)
+    for join in joins:  # a line for each, from the one match's right to the other's left
+        assert any(max(map(abs, map(sub, line, join))) < 1.5 for line in drawn["lines"]), join
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     page.screenshot(path=str(Path(tmp_path) / f"bracket-{width}.png"), full_page=True)
     page.goto(host.as_uri())

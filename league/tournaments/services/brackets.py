@@ -154,6 +154,7 @@ class SlotView:
     match: Match | None
     stale: bool
     points: tuple[int, int] | None = None  # (home, away) of the confirmed result
+    fed_by: tuple[int, ...] = ()  # the matches of this stage whose winners come here
 
 
 def bracket_view(bracket: Bracket) -> list[SlotView]:
@@ -181,6 +182,11 @@ def bracket_view(bracket: Bracket) -> list[SlotView]:
             slots.get(m.id),
             m.id in stale,
             _home_away(points, slots.get(m.id), states[m.id].home),
+            tuple(
+                source.ref
+                for source in (m.home, m.away)
+                if source.kind == "winner" and shape.match(source.ref).stage == m.stage
+            ),
         )
         for m in shape.matches
     ]
