@@ -76,6 +76,8 @@ class TrackedKeys:
         self.heard = 0.0  # when the listener last heard from Redis (time.monotonic)
         self.client_id: int | None = None  # the listener's connection, for the tests
         self.pid: int | None = None
+        self.closed = threading.Event()
+        self.listener: threading.Thread | None = None
 
     @property
     def cache(self) -> Any:
@@ -127,27 +129,35 @@ class TrackedKeys:
             self.pid, self.live = os.getpid(), False
             self.values.clear()
             prefix = cache.make_key(self.prefix)
-            threading.Thread(
+            self.listener = threading.Thread(
                 target=self._listen, args=(cache.location, prefix), daemon=True
-            ).start()
+            )
+            self.listener.start()
+
+    def close(self) -> None:
+        """Stop mirroring: every read goes to the cache, and the listener ends within
+        `ping_every` seconds (for a process or a test done with it)."""
+        self.closed.set()
+        with self.lock:
+            self.live = False
+        self._drop(None)
 
     def _listen(self, location: str, prefix: str) -> None:
-        """Follow Redis for good; after each failure in a row, wait twice as long (up to a
-        minute), so that a server without key tracking (before Redis 6) costs a log line a
-        minute, not a second."""
+        """Follow Redis until closed; after each failure in a row, wait twice as long (up to
+        a minute), so that a server without key tracking (before Redis 6) costs a log line a
+        minute, not a second. The log line has no traceback: formatting one parses source
+        (Python 3.11's carets), which is not safe beside another thread's `compile`."""
         failures = 0
-        while True:
+        while not self.closed.is_set():
             try:
                 self._follow(location, prefix)
-            except Exception:
-                logger.warning(
-                    "Tracking of %s lost: reading Redis every time", prefix, exc_info=True
-                )
+            except Exception as error:
+                logger.warning("Tracking of %s lost (%r): reading Redis every time", prefix, error)
             with self.lock:
                 failures = 0 if self.live else failures + 1
                 self.live = False
             self._drop(None)
-            time.sleep(min(self.retry_after * 2 ** max(failures - 1, 0), 60))
+            self.closed.wait(min(self.retry_after * 2 ** max(failures - 1, 0), 60))
 
     def _follow(self, location: str, prefix: str) -> None:
         client = redis_client.Redis.from_url(
@@ -164,7 +174,7 @@ class TrackedKeys:
             )
             pubsub.parse_response(block=True, timeout=self.heard_within)
             pubsub.subscribe(INVALIDATE)
-            while True:
+            while not self.closed.is_set():
                 message = pubsub.get_message(timeout=self.ping_every)
                 now = time.monotonic()
                 if message is not None:
@@ -172,7 +182,8 @@ class TrackedKeys:
                         self._drop(message["data"])
                     with self.lock:
                         self.heard = now
-                        self.live = self.live or message["type"] == "subscribe"
+                        subscribed = message["type"] == "subscribe"
+                        self.live = (self.live or subscribed) and not self.closed.is_set()
                 elif now - self.heard > self.heard_within:
                     raise redis_client.ConnectionError("Redis did not answer the listener")
                 if now - self.heard >= self.ping_every:

@@ -21,7 +21,10 @@ def tracked(redis_layer):
     keys.ping_every, keys.heard_within, keys.retry_after = 0.2, 1.0, 0.2
     keys.get_many([keys.prefix])  # starts its listener
     wait_for(lambda: keys.live)
-    return keys
+    yield keys
+    keys.close()
+    keys.listener.join(timeout=5)
+    assert not keys.listener.is_alive() and not keys.live
 
 
 def wait_for(condition, timeout: float = 10) -> None:
@@ -136,8 +139,12 @@ def test_a_listener_that_keeps_failing_waits_twice_as_long_each_time():
         follow(location, prefix)
 
     keys._follow = counted
-    threading.Thread(target=keys._listen, args=("redis://127.0.0.1:1/0", "x"), daemon=True).start()
+    listener = threading.Thread(target=keys._listen, args=("redis://127.0.0.1:1/0", "x"))
+    listener.start()
     wait_for(lambda: len(attempts) >= 5)
+    keys.close()
+    listener.join(timeout=5)
+    assert not listener.is_alive()
     gaps = [later - earlier for earlier, later in itertools.pairwise(attempts)]
     assert all(gap >= 0.02 * 2**n * 0.9 for n, gap in enumerate(gaps[:4])), gaps
     assert not keys.live
