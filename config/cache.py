@@ -39,11 +39,8 @@ class RedisCache(redis.RedisCache):
         self.location = self._servers[0]  # the one written to
 
 
-class _Missing:
-    """A key known to be absent (absence is mirrored too: creating the key invalidates it)."""
-
-
-MISSING = _Missing()
+# A key known to be absent (absence is mirrored too: creating the key invalidates it).
+_MISSING = object()
 # Redis's invalidation channel for key tracking redirected to a pub/sub connection (RESP2).
 INVALIDATE = "__redis__:invalidate"
 
@@ -56,10 +53,10 @@ class TrackedKeys:
     broadcast mode, its invalidations sent to the listener's own pub/sub connection), so
     any change by anyone (a write, an expiry, an eviction, a flush) drops the copy. Copies
     are served only while the listener has heard from Redis within `heard_within`
-    seconds; a value read while an invalidation came in is not kept. `changed` drops this
-    process's copy at once, so a process never reads its own write stale; other processes
-    drop theirs when the invalidation reaches them, a few milliseconds later. With any
-    other cache than Redis, every read goes to the cache.
+    seconds; a value read while an invalidation came in is not kept. Writes through `set`
+    and `add` drop this process's copy at once, so a process never reads its own write
+    stale; other processes drop theirs when the invalidation reaches them, a few
+    milliseconds later. With any other cache than Redis, every read goes to the cache.
     """
 
     ping_every = 1.0
@@ -94,22 +91,31 @@ class TrackedKeys:
             fresh = self.live and time.monotonic() - self.heard < self.heard_within
             if fresh and all(name in self.values for name in raw):
                 values = [self.values[name] for name in raw]
-                return {k: v for k, v in zip(keys, values, strict=True) if v is not MISSING}
+                return {k: v for k, v in zip(keys, values, strict=True) if v is not _MISSING}
             epoch = self.epoch
         found = cache.get_many(keys)
         with self.lock:
-            if fresh and self.live and self.epoch == epoch:
+            if fresh and self.epoch == epoch:  # losing the listener moves the epoch too
                 if len(self.values) > self.max_keys:
                     self.values.clear()
                 for key, name in zip(keys, raw, strict=True):
-                    self.values[name] = found.get(key, MISSING)
+                    self.values[name] = found.get(key, _MISSING)
         return found
 
-    def changed(self, *keys: str) -> None:
-        """This process wrote these keys: its copies go now, not when Redis says so."""
+    def set(self, key: str, value: Any, timeout: float) -> None:
+        """As `cache.set`; this process's copy goes now, not when Redis says so."""
+        self.cache.set(key, value, timeout)
+        self._changed(key)
+
+    def add(self, key: str, value: Any, timeout: float) -> None:
+        """As `cache.add`; this process's copy goes now, not when Redis says so."""
+        self.cache.add(key, value, timeout)
+        self._changed(key)
+
+    def _changed(self, key: str) -> None:
         cache = self.cache
         if isinstance(cache, RedisCache):
-            self._drop([cache.make_and_validate_key(key).encode() for key in keys])
+            self._drop([cache.make_and_validate_key(key).encode()])
 
     def _drop(self, names: list[bytes] | None) -> None:
         with self.lock:

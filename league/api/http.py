@@ -220,11 +220,9 @@ def fixtures_kept_as(request: HttpRequest) -> KeptAs | None:
     event = request.GET.getlist("event")
     if len(event) != 1 or not SLUG.fullmatch(event[0]) or "updated_since" in request.GET:
         return None
-    try:
-        # The page's links to the next and previous pages hold the scheme and the host.
-        address = request.build_absolute_uri()
-    except DisallowedHost:
-        return None
+    # The page's links to the next and previous pages hold the scheme and the host (checked
+    # against ALLOWED_HOSTS before: by CachedAnswersMiddleware.wanted, or by the site).
+    address = request.build_absolute_uri()
     return KeptAs(event[0], "matches:" + hashlib.sha256(address.encode()).hexdigest()[:32])
 
 
@@ -249,24 +247,21 @@ def generation(slug: str) -> str:
     key = _generation_key(slug)
     current = cache.get(key)
     if current is None:
-        cache.add(key, secrets.token_hex(8), KEPT_FOR)
-        KEPT_INDEX.changed(key)
+        KEPT_INDEX.add(key, secrets.token_hex(8), KEPT_FOR)
         current = cache.get(key)
     return current
 
 
 def forget_kept(slug: str) -> None:
     """What is kept for the event is stale: it gets a new generation, never an old one."""
-    cache.set(_generation_key(slug), secrets.token_hex(8), KEPT_FOR)
-    KEPT_INDEX.changed(_generation_key(slug))
+    KEPT_INDEX.set(_generation_key(slug), secrets.token_hex(8), KEPT_FOR)
 
 
 def keep(kept_as: KeptAs, generation: str, rendered: Rendered) -> None:
     """Keep an answer (plain JSON) computed under `generation`: its body first, then its
     validators, so that whoever finds these finds their body (or a newer one, refused)."""
     cache.set(_body_key(kept_as), rendered, KEPT_FOR)
-    cache.set(_kept_key(kept_as), Kept(rendered.etag, rendered.stamp, generation), KEPT_FOR)
-    KEPT_INDEX.changed(_kept_key(kept_as))
+    KEPT_INDEX.set(_kept_key(kept_as), Kept(rendered.etag, rendered.stamp, generation), KEPT_FOR)
 
 
 class _Bodies:
@@ -375,12 +370,12 @@ class CachedAnswersMiddleware:
             or self.security.process_request(request) is not None  # the HTTPS redirect
         ):
             return None
-        kept_as = next((k for route in self.ROUTES if (k := route(request))), None)
-        if kept_as is None or not self.anonymous(request) or not self.plain_json(request):
-            return None
         try:
             request.get_host()  # a host not in ALLOWED_HOSTS gets the site's 400
         except DisallowedHost:
+            return None
+        kept_as = next((k for route in self.ROUTES if (k := route(request))), None)
+        if kept_as is None or not self.anonymous(request) or not self.plain_json(request):
             return None
         self.locale.process_request(request)
         return kept_as

@@ -328,19 +328,15 @@ def test_divisions_kept_at_the_same_time_are_both_kept(api, db, monkeypatch):
     second = events.add_division(league.organiser, league.event, "Segunda")
     events.set_status(league.organiser, league.event, "registration")
     url = f"/api/v1/events/{league.event.slug}/standings/"
-    cache = http.cache
+    keep_validators = http.KEPT_INDEX.set
 
-    class KeepingTheOtherMeanwhile:
-        def __getattr__(self, name):
-            return getattr(cache, name)
+    def keeping_the_other_meanwhile(key, *args, **kwargs):
+        if key.startswith("api:kept:") and key.endswith(f":{first.pk}"):
+            monkeypatch.setattr(http.KEPT_INDEX, "set", keep_validators)
+            assert api.get(url, {"division": second.pk}).status_code == 200
+        return keep_validators(key, *args, **kwargs)
 
-        def set(self, key, *args, **kwargs):
-            if key.startswith("api:kept:") and key.endswith(f":{first.pk}"):
-                monkeypatch.setattr(http, "cache", cache)
-                assert api.get(url, {"division": second.pk}).status_code == 200
-            return cache.set(key, *args, **kwargs)
-
-    monkeypatch.setattr(http, "cache", KeepingTheOtherMeanwhile())
+    monkeypatch.setattr(http.KEPT_INDEX, "set", keeping_the_other_meanwhile)
     assert api.get(url, {"division": first.pk}).status_code == 200
     for division in (first, second):
         count, kept = _queries(api, url, QUERY_STRING=f"division={division.pk}")

@@ -15,10 +15,11 @@ from django.db import connection
 from django.test import Client
 
 from games.consumers import BURST, RATE_PER_SECOND
-from games.engine import state_from_dict
+from games.engine import ENDED, legal_actions, state_from_dict
 from games.engine.tiles import PARSE
 from games.models import Table
 from games.services import tables
+from games.services.messages import hand_state
 from league.models import Player
 
 SHORT = {"preset": "tournament", "target": 1}  # one hand decides the match
@@ -39,6 +40,25 @@ def full_table(users: list, rules: dict | str = SHORT, **kwargs) -> Table:
     table = tables.create_table(host=users[0], rules=rules, **kwargs)
     tables.seat_players(table, [(u, u.username) for u in users])
     return Table.objects.get(pk=table.pk)
+
+
+def play_step(table: Table, rng) -> None:
+    """One step of a match through the services: between hands every seated player presses
+    "next"; in a hand, the seat to act plays a random legal action."""
+    if table.status == Table.Status.BETWEEN:
+        for seat in table.seats.exclude(user=None):
+            tables.press_next(table.pk, seat.user)
+        return
+    state = hand_state(table)
+    if state.status in ENDED:
+        return
+    tables.act(
+        table.pk,
+        table.seats.get(number=state.turn).user,
+        action=rng.choice(legal_actions(state)),
+        version=table.version,
+        client_id=f"c{table.version}",
+    )
 
 
 def session_cookie(user) -> str:
@@ -159,9 +179,6 @@ class TableSocket:
 @pytest.fixture
 def players(db) -> list:
     return make_players()
-
-
-ENDED = ("domino", "block", "redeal")
 
 
 async def play_match(sockets: list[TableSocket], rng, observers: tuple = ()) -> None:

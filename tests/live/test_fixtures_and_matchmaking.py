@@ -18,26 +18,14 @@ from games.services.fixtures import open_due_fixtures
 from games.services.messages import hand_state, seat_facts
 from league.models import Entry, Event, Match, Organisation, Player, Result, Round
 
-from .conftest import full_table, make_players
+from .conftest import full_table, make_players, play_step
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def play_out(table: Table, rng: random.Random) -> Table:
     while table.status in (Table.Status.PLAYING, Table.Status.BETWEEN):
-        if table.status == Table.Status.BETWEEN:
-            for seat in table.seats.exclude(user=None):
-                tables.press_next(table.pk, seat.user)
-        else:
-            state = hand_state(table)
-            user = Seat.objects.get(table=table, number=state.turn).user
-            tables.act(
-                table.pk,
-                user,
-                action=rng.choice(legal_actions(state)),
-                version=table.version,
-                client_id=f"c{table.version}",
-            )
+        play_step(table, rng)
         table.refresh_from_db()
     return table
 

@@ -5,13 +5,18 @@ from dataclasses import replace
 
 import pytest
 
-from games.engine import ENDED, legal_actions
-from games.models import Hand, Seat, Table
-from games.services import tables
-from games.services.messages import hand_state, snapshot, viewer_message
+from games.models import Hand, Table
+from games.services.messages import snapshot, viewer_message
 from tests.conftest import run_async
 
-from .conftest import TableSocket, assert_no_hidden_tiles, full_table, make_players, play_match
+from .conftest import (
+    TableSocket,
+    assert_no_hidden_tiles,
+    full_table,
+    make_players,
+    play_match,
+    play_step,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,25 +50,13 @@ def test_service_layer_sweep(players):
             table = full_table(players, rules)
             live: dict[int, dict] = {}
             while table.status != Table.Status.FINISHED:
-                state = hand_state(table)
                 live[table.hand_number] = table.state
                 snap = snapshot(table.pk, None)
                 for seat in [0, 1, 2, 3, None]:
                     message = viewer_message("update", replace(snap, seat=seat))
                     assert_no_hidden_tiles(message, live)
                     checked += 1
-                if table.status == Table.Status.BETWEEN:
-                    for user in players:
-                        tables.press_next(table.pk, user)
-                elif state.status not in ENDED:
-                    user = Seat.objects.get(table=table, number=state.turn).user
-                    tables.act(
-                        table.pk,
-                        user,
-                        action=rng.choice(legal_actions(state)),
-                        version=table.version,
-                        client_id=f"c{table.version}",
-                    )
+                play_step(table, rng)
                 table.refresh_from_db()
             for hand in Hand.objects.filter(table=table):
                 assert hand.record["deal"] == live[hand.number]["deal"]

@@ -84,8 +84,7 @@ def test_a_change_by_anyone_drops_the_copy(tracked):
     wait_for(lambda: tracked.get_many([key]) == {})
     # This process's own writes drop its copy at once, before Redis says so.
     tracked.get_many([key])
-    cache.set(key, "three")
-    tracked.changed(key)
+    tracked.set(key, "three", None)
     assert tracked.get_many([key]) == {key: "three"}
 
 
