@@ -6,9 +6,17 @@ table count: actions per second, p50/p99 latency from sending an action to the l
 receiving it, and lost and duplicated actions; then the table count at which it breaks
 (p99 over 200 ms, or any loss). Loopback only, bounded in time.
 
-    python benchmarks/live.py [--tables 50,100,200,300] [--seconds 20] [--timeline 5]
+    python benchmarks/live.py [--tables 50,100,200,300] [--seconds 20] [--timeline 5] [--floor]
 
-Needs PostgreSQL on 127.0.0.1:5432 (user postgres) and Redis on 127.0.0.1:6379; its database
+With --floor the same levels then run against the bare stack (benchmarks/live_floor.py: the
+same granian workers and Redis channel layer, a consumer that writes one row per action and
+sends the update to the table's four sockets, its messages as long as the site's were), and
+it prints each stack's capacity (the most tables before a level breaks), its p99 at 200 and
+500 tables, and last the figure issue #28 improves:
+`live-floor: capicua C tables, bare stack B tables = R%`.
+
+Needs PostgreSQL on 127.0.0.1:5432 (user postgres; its database `capicua_bench`, or
+BENCH_DATABASE, is made afresh) and Redis on 127.0.0.1:6379; its database
 15 (or BENCH_REDIS_URL) is flushed, away from the suite's databases.
 """
 
@@ -20,7 +28,6 @@ import os
 import random
 import resource
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -29,7 +36,7 @@ import urllib.request
 from pathlib import Path
 
 BASE = Path(__file__).resolve().parent.parent
-DB = "capicua_bench"
+DB = os.environ.get("BENCH_DATABASE", "capicua_bench")
 ENV = {
     "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DB}",
     "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/15"),
@@ -42,15 +49,14 @@ ENV = {
 }
 os.environ.update(ENV)
 sys.path.insert(0, str(BASE))
+
+from _server import free_port, granian  # noqa: E402
+
+from core.processes import end_group, start_group  # noqa: E402
+
 RULES = {"preset": "dominican", "target": 5000, "turn_seconds": 120}
 MOVE_EVERY = 2.0
 P99_LIMIT = 0.200
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def prepare_database() -> None:
@@ -66,29 +72,14 @@ def prepare_database() -> None:
 def start_services(log_dir: Path) -> tuple[list[subprocess.Popen], str]:
     port = free_port()
     log_dir.mkdir(parents=True, exist_ok=True)
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "granian",
-            "--interface",
-            "asginl",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--workers",
-            "2",
-            "--log-level",
-            "warning",
-            "config.asgi:application",
-        ],
+    server = start_group(
+        granian(port, workers=2),
         cwd=BASE,
         stdout=(log_dir / "server.log").open("w"),
         stderr=subprocess.STDOUT,
     )
     worker_log = log_dir / "worker.log"
-    worker = subprocess.Popen(
+    worker = start_group(
         [
             sys.executable,
             "-m",
@@ -112,27 +103,31 @@ def start_services(log_dir: Path) -> tuple[list[subprocess.Popen], str]:
         stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
+    wait_for(url, server, [server, worker])
+    return [server, worker], url
+
+
+def wait_for(url: str, server: subprocess.Popen, processes: list[subprocess.Popen]) -> None:
+    """Until the server answers /healthz (else `processes` stopped and RuntimeError)."""
     deadline = time.monotonic() + 120
     while True:
         try:
             with urllib.request.urlopen(url + "/healthz", timeout=2):
-                break
+                return
         except OSError:
             if time.monotonic() > deadline or server.poll() is not None:
-                stop_services([server, worker])
+                stop_services(processes)
                 raise RuntimeError("the server did not start") from None
             time.sleep(0.2)
-    return [server, worker], url
 
 
 def stop_services(processes: list[subprocess.Popen]) -> None:
+    """Each process's whole group: granian's workers too, even when its main process is slow
+    to stop (killing the main process alone left a worker serving)."""
     for process in processes:
         process.send_signal(signal.SIGTERM)
     for process in processes:
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        end_group(process.pid, 15, leader=process)
 
 
 def make_tables(count: int, tag: str) -> list[tuple[int, list[str]]]:
@@ -181,6 +176,7 @@ class Stats:
         self.refused_sockets = 0
         self.duplicates = 0
         self.errors = 0
+        self.sizes: dict[str, list[int]] = {"snapshot": [], "update": []}  # message lengths
 
 
 class Table:
@@ -249,6 +245,8 @@ async def seat_client(
                 now = time.perf_counter()
                 message = json.loads(raw)
                 kind = message["type"]
+                if kind in stats.sizes:
+                    stats.sizes[kind].append(len(raw))
                 recent.append(
                     (kind, message.get("version"), message.get("last"), message.get("code"))
                 )
@@ -394,6 +392,103 @@ def check_database(made: list[tuple[int, list[str]]], stats: Stats) -> tuple[int
     return len(stats.acked - stored), len(stored - stats.acked)
 
 
+HEADS = ("tables", "actions/s", "p50 ms", "p99 ms", "lost", "dup", "refused", "ack p50 ms")
+HEADS += ("no socket",)
+WIDTHS = (6, 10, 8, 8, 5, 4, 8, 10, 8)
+
+
+def run_levels(name: str, url: str, counts: list[int], args, make, check) -> dict[int, dict]:
+    """Each level on one stack: its line, and its result by table count (with "broke")."""
+    results = {}
+    print(f"{name}:")
+    print(" ".join(f"{h:>{w}}" for h, w in zip(HEADS, WIDTHS, strict=True)))
+    for level, count in enumerate(counts):
+        made = make(count, f"{level}")
+        result = asyncio.run(run_level(url, made, args.seconds))
+        missing, unacked = check(made, result["stats"])
+        lost, duplicated = result["lost"] + missing, result["duplicated"] + unacked
+        print(
+            f"{count:>6} {result['per_second']:>10.1f} {result['p50'] * 1000:>8.1f} "
+            f"{result['p99'] * 1000:>8.1f} {lost:>5} {duplicated:>4} {result['errors']:>8} "
+            f"{result['ack_p50'] * 1000:>10.1f} {result['refused_sockets']:>8}",
+            flush=True,
+        )
+        if args.timeline:
+            print_timeline(result["sent_at"], args.timeline)
+        failed = lost or duplicated or result["refused_sockets"]
+        result["broke"] = bool(result["p99"] > P99_LIMIT or failed)
+        results[count] = result
+    return results
+
+
+def capacity(results: dict[int, dict]) -> int:
+    """The most tables run before the first level that broke (0: the first broke)."""
+    held = 0
+    for count, result in results.items():
+        if result["broke"]:
+            break
+        held = count
+    return held
+
+
+def mean_size(results: dict[int, dict], kind: str) -> int:
+    sizes = [n for result in results.values() for n in result["stats"].sizes[kind]]
+    return round(statistics.mean(sizes)) if sizes else 0
+
+
+def make_floor_tables(count: int, tag: str) -> list[tuple[int, list[str]]]:
+    """Table ids for the bare stack (nothing to seat: it has no sessions)."""
+    first = (int(tag) + 1) * 100_000
+    return [(first + t, [""] * 4) for t in range(count)]
+
+
+def check_floor(made: list[tuple[int, list[str]]], stats: Stats) -> tuple[int, int]:
+    """check_database's figures for the bare stack's rows."""
+    from django.db import connection
+
+    from benchmarks.live_floor import TABLE
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT table_id, version FROM {TABLE} WHERE table_id = ANY(%s)",
+            [[pk for pk, _ in made]],
+        )
+        stored = set(cursor.fetchall())
+    return len(stats.acked - stored), len(stored - stats.acked)
+
+
+def start_floor(log_dir: Path, sizes: dict[str, int]) -> tuple[list[subprocess.Popen], str]:
+    """The bare stack's server: granian with the same workers, serving live_floor.py."""
+    from django.db import connection
+
+    from benchmarks.live_floor import CREATE
+
+    with connection.cursor() as cursor:
+        cursor.execute(CREATE)
+    port = free_port()
+    env = os.environ | {
+        "FLOOR_SNAPSHOT_BYTES": str(sizes["snapshot"]),
+        "FLOOR_UPDATE_BYTES": str(sizes["update"]),
+    }
+    server = start_group(
+        granian(port, 2, preload=False, app="benchmarks.live_floor:application"),
+        cwd=BASE,
+        env=env,
+        stdout=(log_dir / "floor.log").open("w"),
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    wait_for(url, server, [server])
+    return [server], url
+
+
+def print_stack(name: str, results: dict[int, dict]) -> None:
+    at = ", ".join(
+        f"at {n} tables {results[n]['p99'] * 1000:.0f} ms" for n in (200, 500) if n in results
+    )
+    print(f"{name}: capacity {capacity(results)} tables (p99 {at or 'not run at 200 or 500'})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", default="50,100,200,300")
@@ -405,46 +500,39 @@ def main() -> None:
         metavar="SECONDS",
         help="also print p50/p99 of the actions sent in each window",
     )
+    parser.add_argument(
+        "--floor", action="store_true", help="then the same levels on the bare stack, and the ratio"
+    )
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    counts = [int(n) for n in args.tables.split(",")]
     prepare_database()
-    processes, url = start_services(BASE / "var" / "bench" / "logs")
-    broke = None
-    heads = (
-        "tables",
-        "actions/s",
-        "p50 ms",
-        "p99 ms",
-        "lost",
-        "dup",
-        "refused",
-        "ack p50 ms",
-        "no socket",
-    )
-    widths = (6, 10, 8, 8, 5, 4, 8, 10, 8)
-    print(" ".join(f"{h:>{w}}" for h, w in zip(heads, widths, strict=True)))
+    log_dir = BASE / "var" / "bench" / "logs"
+    processes, url = start_services(log_dir)
     try:
-        for level, count in enumerate(int(n) for n in args.tables.split(",")):
-            made = make_tables(count, f"{level}")
-            result = asyncio.run(run_level(url, made, args.seconds))
-            missing, unacked = check_database(made, result["stats"])
-            lost, duplicated = result["lost"] + missing, result["duplicated"] + unacked
-            print(
-                f"{count:>6} {result['per_second']:>10.1f} {result['p50'] * 1000:>8.1f} "
-                f"{result['p99'] * 1000:>8.1f} {lost:>5} {duplicated:>4} {result['errors']:>8} "
-                f"{result['ack_p50'] * 1000:>10.1f} {result['refused_sockets']:>8}",
-                flush=True,
-            )
-            if args.timeline:
-                print_timeline(result["sent_at"], args.timeline)
-            failed = lost or duplicated or result["refused_sockets"]
-            if broke is None and (result["p99"] > P99_LIMIT or failed):
-                broke = count
+        site = run_levels("capicua", url, counts, args, make_tables, check_database)
     finally:
         stop_services(processes)
     limit = f"p99 over {P99_LIMIT * 1000:.0f} ms, a lost or duplicated action, a refused socket"
+    broke = next((n for n, result in site.items() if result["broke"]), None)
     print(f"breaks at: {broke or 'not reached'} tables ({limit})")
+    if not args.floor:
+        return
+    sizes = {kind: mean_size(site, kind) for kind in ("snapshot", "update")}
+    print(f"the site's messages: snapshot {sizes['snapshot']} bytes, update {sizes['update']}")
+    processes, url = start_floor(log_dir, sizes)
+    try:
+        floor = run_levels("bare stack", url, counts, args, make_floor_tables, check_floor)
+    finally:
+        stop_services(processes)
+    print_stack("capicua", site)
+    print_stack("bare stack", floor)
+    ours, bare = capacity(site), capacity(floor)
+    if bare == counts[-1]:
+        print(f"(the bare stack held at every level: its capacity is {bare} tables or more)")
+    ratio = f"{100 * ours / bare:.0f}%" if bare else "n/a"
+    print(f"live-floor: capicua {ours} tables, bare stack {bare} tables = {ratio}")
 
 
 if __name__ == "__main__":

@@ -4,9 +4,10 @@ import gc
 import os
 import sys
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+from core.asgi import get_asgi_application  # noqa: E402
+
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402

@@ -2,18 +2,23 @@
 
 One code path, two ways to run. With no environment at all Capicúa runs embedded: SQLite,
 the in-memory channel layer and Celery on a file-system transport. ``DATABASE_URL`` and
-``REDIS_URL`` switch to PostgreSQL, the Redis channel layer and Celery on Redis; with
-``DEBUG`` off (the default as soon as either is set) ``SECRET_KEY`` must be given.
+``REDIS_URL`` switch to PostgreSQL, the Redis channel layer and Celery on Redis, where
+``SECRET_KEY`` must be given. ``DEBUG`` (Django's debug pages) is off in every mode unless
+asked for with ``DEBUG=1``.
 """
 
 import os
+import secrets
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("CAPICUA_VAR_DIR", BASE_DIR / "var"))
@@ -63,21 +68,43 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 REDIS_URL = os.environ.get("REDIS_URL", "")
 EMBEDDED = not DATABASE_URL and not REDIS_URL
 
-DEBUG = env_bool("DEBUG", EMBEDDED)
+# Django's debug pages only when asked for: a club's laptop running `make run` serves its
+# local network, and a stranger there sees the site's own error pages.
+DEBUG = env_bool("DEBUG", False)
+
+
+def _kept_secret_key() -> str:
+    """The embedded mode's key: made at its first use, kept in VAR_DIR (no two installs
+    share it, and sessions outlive a restart)."""
+    path = VAR_DIR / "secret_key"
+    if not path.exists():
+        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=VAR_DIR, delete=False) as made:
+            made.write(secrets.token_urlsafe(50))
+        try:  # the first process to link it wins; a racing one reads the winner's
+            os.link(made.name, path)
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(made.name)
+    return path.read_text().strip()
+
+
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
-    SECRET_KEY = "embedded-only-insecure-key-do-not-use-in-production-5f1c0e9a7b"
+    if not (EMBEDDED or DEBUG):
+        raise ImproperlyConfigured("SECRET_KEY must be set when DATABASE_URL or REDIS_URL is.")
+    # Read (or made) when first used, not here: importing the settings writes nothing.
+    SECRET_KEY = lazy(_kept_secret_key, str)()
 
 # The site's public address, for links in emails sent outside a request.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if EMBEDDED or DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
-    "config.apps.CapicuaConfig",
+    "core.apps.CapicuaConfig",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -95,21 +122,23 @@ INSTALLED_APPS = [
     "league.tournaments",
     "league.ratings",
     "games",
-    "league.api",
     "games.disputes",
     "games.stats",
+    "games.fairplay",
+    "api",
+    "demo",
 ]
 
 MIDDLEWARE = [
     # Anonymous reads of kept standings and fixtures, answered before anything else (with
     # the headers the others would add).
-    "league.api.http.CachedAnswersMiddleware",
+    "api.http.CachedAnswersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "league.api.http.ReadCorsMiddleware",
-    "config.api.ApiErrorMiddleware",
+    "api.http.ReadCorsMiddleware",
+    "api.errors.ApiErrorMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -197,22 +226,29 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = "media/"
 MEDIA_ROOT = VAR_DIR / "media"
 WHITENOISE_MANIFEST_STRICT = False
+# The embedded mode serves the static files from where they are (no collectstatic), with
+# DEBUG off as well; a deployment serves what collectstatic gathered.
+WHITENOISE_USE_FINDERS = EMBEDDED or DEBUG
+# The embedded mode serves uploads (players' photos) itself (config/urls.py).
+SERVE_MEDIA = EMBEDDED or DEBUG
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG
+            if EMBEDDED or DEBUG
             else "whitenoise.storage.CompressedManifestStaticFilesStorage"
         )
     },
 }
 
-# Channels and the cache: Redis when given, otherwise in-process.
+# Channels and the cache: Redis when given, otherwise in-process. The prefixes (and the
+# broker's, below) let installations share one Redis database.
+CACHE_PREFIX = os.environ.get("CACHE_PREFIX", "capicua")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "config.layers.PipelinedPubSubChannelLayer",
+            "BACKEND": "core.layers.PipelinedPubSubChannelLayer",
             "CONFIG": {
                 # Every socket's group_add and receive draws on this pool: the default
                 # ran out past ~200 sockets per process. Receiving blocks in BZPOPMIN for
@@ -225,9 +261,9 @@ if REDIS_URL:
     }
     CACHES = {
         "default": {
-            "BACKEND": "config.cache.RedisCache",
+            "BACKEND": "core.cache.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": os.environ.get("CACHE_PREFIX", "capicua"),
+            "KEY_PREFIX": CACHE_PREFIX,
         }
     }
 else:
@@ -239,16 +275,25 @@ else:
         }
     }
 
-# The folders the embedded mode writes to, created at start-up (config/apps.py), not here:
+# The folders the embedded mode writes to, created at start-up (core/apps.py), not here:
 # importing the settings changes nothing on disk.
 CAPICUA_DIRS = [VAR_DIR] if not DATABASE_URL else []
 if not REDIS_URL:
     CAPICUA_DIRS += [VAR_DIR / "celery" / n for n in ("queue", "results", "processed", "control")]
+if WHITENOISE_USE_FINDERS:
+    CAPICUA_DIRS.append(STATIC_ROOT)  # whitenoise looks there too
 
 # Celery: Redis in production; in the embedded mode a file-system broker that a worker
 # process on the same machine reads without any server.
 CELERY_BROKER_URL = REDIS_URL or "filesystem://"
 CELERY_RESULT_BACKEND = REDIS_URL or f"file://{VAR_DIR / 'celery' / 'results'}"
+# Every broker and result key (the queues, kombu's bindings, the unacknowledged tasks, the
+# results, the workers' control channels) starts with the installation's prefix: another
+# installation's worker on the same Redis database never sees its tasks.
+_broker_prefix = os.environ.get("CELERY_PREFIX", CACHE_PREFIX)
+if REDIS_URL and _broker_prefix:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": f"{_broker_prefix}:"}
+    CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"global_keyprefix": f"{_broker_prefix}:"}
 if not REDIS_URL:
     _queue = VAR_DIR / "celery" / "queue"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -265,9 +310,28 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
+# Two queues: what players wait for (a turn's countdown, the sweep of the turn timers, the
+# tables of due fixtures, the steps of the events that run themselves) has a queue and a
+# worker of its own, `live`, so that it never waits behind the slow work of the default
+# queue (each hand's statistics and fair-play check, ratings, emails, webhooks). A worker
+# started without -Q reads both; the Procfile runs one of each (`worker`, `live`).
+LIVE_QUEUE = "live"
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = [Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(LIVE_QUEUE)]
+CELERY_TASK_ROUTES = {
+    name: {"queue": LIVE_QUEUE}
+    for name in (
+        "games.tasks.time_out_table",
+        "games.tasks.sweep_tables",
+        "games.tasks.open_due_fixtures",
+        "games.tasks.run_autopilots",
+        "games.tasks.autopilot_tick",
+    )
+}
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-live-tables": {"task": "games.tasks.sweep_tables", "schedule": 2.0},
     "open-due-fixtures": {"task": "games.tasks.open_due_fixtures", "schedule": 2.0},
+    "run-autopilots": {"task": "games.tasks.run_autopilots", "schedule": 1.0},
 }
 # A web process sweeps the turn timers while no worker has for 5 s (games.services.timers).
 WEB_SWEEPER = env_bool("WEB_SWEEPER", True)
@@ -297,9 +361,10 @@ TRUSTED_PROXIES: int | list[str] = (
     int(_proxies) if _proxies.isdigit() else env_list("TRUSTED_PROXIES")
 )
 
-# Security: everything secure by default once DEBUG is off; HTTPS-only switches from the
-# environment, since a deployment behind plain HTTP on a LAN is common in clubs.
-SECURE_SSL = env_bool("SECURE_SSL", not DEBUG)
+# Security: everything secure by default in a deployment (not embedded, DEBUG off);
+# HTTPS-only switches from the environment, since a deployment behind plain HTTP on a LAN
+# is common in clubs.
+SECURE_SSL = env_bool("SECURE_SSL", not (EMBEDDED or DEBUG))
 SESSION_COOKIE_SECURE = SECURE_SSL
 CSRF_COOKIE_SECURE = SECURE_SSL
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", SECURE_SSL)
@@ -314,17 +379,17 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    # JSON only, bounded in size and depth (config.parsers.JSONParser).
-    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
+    # JSON only, bounded in size and depth (core.parsers.JSONParser).
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.JSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # `?format=` is the events' filter by competition format, not a choice of renderer.
     "URL_FORMAT_OVERRIDE": None,
-    "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
     # An empty rate turns that limit off (the API benchmark's server does).
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("API_RATE_ANON", "120/min") or None,
@@ -334,12 +399,40 @@ REST_FRAMEWORK = {
         "bad_key": os.environ.get("API_RATE_BAD_KEY", "20/min") or None,
     },
 }
+# The largest request body read (uploads included), in bytes; under /api/ Django's
+# DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB). Counted as the body arrives, chunked or not
+# (core/asgi.py).
+REQUEST_BODY_MAX_SIZE = env_int("REQUEST_BODY_MAX_SIZE", 10 * 1024 * 1024)
+
+# Sign-in, sign-up and password reset limits (league/accounts.py), each `count/period` and
+# ACCOUNT_RATE_<NAME> in the environment (empty turns one off). A sign-in is counted when
+# its password is wrong: per client address, per account from browsers that never signed in
+# to it, and per browser that did (its device cookie), so that a stranger's guesses never
+# hold the owner's own browser back.
+ACCOUNT_RATES = {
+    name: os.environ.get(f"ACCOUNT_RATE_{name.upper()}", default) or None
+    for name, default in {
+        "sign_in_address": "30/15min",
+        "sign_in_account": "10/15min",
+        "sign_in_device": "10/15min",
+        "sign_up_address": "30/h",
+        "sign_up_email": "5/h",
+        "reset_address": "10/h",
+        "reset_email": "3/h",
+    }.items()
+}
 # Webhooks may be delivered to loopback, private and other non-public addresses only when
 # this is on (a test receiver, a LAN without a public site); off, such addresses are refused
 # when a webhook is added and again at every delivery.
 WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE", False)
 # Webhooks: attempts per delivery, and the first retry's delay (seconds; doubling after).
 WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 6)
+# Search steps a round's pairing may take inside a request (about a second) before the
+# Celery worker computes it instead, with its progress on the organiser's page.
+PAIRING_REQUEST_STEPS = env_int("PAIRING_REQUEST_STEPS", 40_000)
+# How much faster than real time an arena's clock runs (its window, not the matches): 1 in
+# production; tests and benchmarks speed short arenas up.
+ARENA_CLOCK_FACTOR = env_float("ARENA_CLOCK_FACTOR", 1.0)
 WEBHOOK_RETRY_BASE = env_float("WEBHOOK_RETRY_BASE", 30.0)
 # Live scores as Server-Sent Events: how often a stream reads the scores, how long it stays
 # open before the client reconnects, and the reconnection delay it asks for.
@@ -351,6 +444,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Leagues, tournaments, results, standings and ratings of partnership dominoes.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Request bodies have components of their own: what is read-only is left out of them,
+    # and text that may not be blank has `minLength`.
+    "COMPONENT_SPLIT_REQUEST": True,
     "OAS_VERSION": "3.1.0",
     # Swagger UI and ReDoc from this installation's static files, not from a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -358,14 +454,15 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "config.schema.postprocess",
+        "api.schema.postprocess",
     ],
     "ENUM_NAME_OVERRIDES": {
         "EventStatusEnum": "league.models.Event.Status",
         "EntryStatusEnum": "league.models.Entry.Status",
         "MatchStatusEnum": "league.models.Match.Status",
         "ResultStatusEnum": "league.models.Result.Status",
-        "WebhookTopicEnum": "league.api.models.Webhook.Topic",
+        "TableResultStatusEnum": "league.tournaments.models.TableResult.Status",
+        "WebhookTopicEnum": "api.models.Webhook.Topic",
     },
 }
 

@@ -16,6 +16,9 @@ def analysis_strings() -> dict[str, str]:
         "move": _("Move %(n)s · %(player)s · %(action)s"),
         "cost": _("%(best)s was worth %(cost)s points more"),
         "best": _("the best move"),
+        "exact": _("exact: every one of the %(deals)s possible deals solved"),
+        "sampled": _("sampled: %(deals)s possible deals solved, ± %(error)s points"),
+        "estimated": _("estimated by playouts"),
     }
 
 

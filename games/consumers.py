@@ -1,6 +1,8 @@
 """The table socket: a thin caller of the table services (see docs/live-protocol.md)."""
 
+import asyncio
 import json
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -25,10 +27,16 @@ from games.services.messages import (
 )
 from league.notifications import user_group
 
+logger = logging.getLogger(__name__)
+
+# Frames a socket may send: BURST at once, then RATE_PER_SECOND, counted as they arrive.
 RATE_PER_SECOND = 10
 BURST = 20
 POLICY_VIOLATION = 1008
 NO_TABLE = 4404
+# The largest id a table can have (a 64-bit primary key): a longer number names no table,
+# and the databases refuse it as a parameter (SQLite raises OverflowError).
+LAST_ID = 2**63 - 1
 # The longest frame read: the longest message of the protocol is well under 200 characters.
 MESSAGE_MAX = 4096
 
@@ -63,12 +71,60 @@ def language_of(scope: dict) -> str:
 class TableConsumer(AsyncJsonWebsocketConsumer):
     """One viewer of one table: a seated player, or a spectator who can never act."""
 
+    flooded = False
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        """Frames are counted against the rate limit as they arrive, not when the consumer
+        gets to them: the consumer handles one message at a time, and a busy server that
+        took longer than a frame's share of the rate for each would refill the bucket as
+        fast as a flood spends it. A socket past the limit is closed with 1008 at once,
+        and nothing more is sent on it nor read from it."""
+        inbox: asyncio.Queue = asyncio.Queue()
+
+        async def send_unless_flooded(message: dict) -> None:
+            if not self.flooded:
+                await send(message)
+
+        arrivals = asyncio.ensure_future(self._arrivals(receive, send, inbox))
+        try:
+            await super().__call__(scope, inbox.get, send_unless_flooded)
+        finally:
+            arrivals.cancel()
+            await asyncio.gather(arrivals, return_exceptions=True)
+
+    async def _arrivals(self, receive: Callable, send: Callable, inbox: asyncio.Queue) -> None:
+        """Read the server's messages as soon as they come, charging each frame."""
+        tokens, stamp = float(BURST), time.monotonic()
+        try:
+            while True:
+                message = await receive()
+                if message["type"] == "websocket.receive":
+                    if self.flooded:
+                        continue
+                    now = time.monotonic()
+                    tokens = min(BURST, tokens + (now - stamp) * RATE_PER_SECOND) - 1
+                    stamp = now
+                    if tokens < 0:
+                        self.flooded = True
+                        await send({"type": "websocket.close", "code": POLICY_VIOLATION})
+                        continue
+                inbox.put_nowait(message)
+                if message["type"] == "websocket.disconnect":
+                    return
+        except Exception:
+            logger.exception("table socket: reading from the server failed")
+            inbox.put_nowait({"type": "websocket.disconnect", "code": 1011})
+
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         self.language = language_of(self.scope)
         self.synced = False
-        self.tokens, self.stamp = float(BURST), time.monotonic()
+        self.snap = None
+        if self.table_id > LAST_ID:
+            await self.accept()
+            await self.close(code=NO_TABLE)
+            return
         self.joined = [table_group(self.table_id)]
         if self.user is not None and self.user.is_authenticated:
             self.joined.append(user_group(self.user.pk))
@@ -105,23 +161,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if getattr(self, "present", False):
             await call_service(presence.leave, self.table_id, self.channel_name)
 
-    def _allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (now - self.stamp) * RATE_PER_SECOND)
-        self.stamp = now
-        self.tokens -= 1
-        return self.tokens >= 0
-
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs
     ) -> None:
-        """One frame: counted against the rate limit, then read; an unreadable frame (not
-        a JSON object in a text frame of at most MESSAGE_MAX characters) is `bad_message`."""
-        if self.tokens < 0:
+        """One frame (counted against the rate limit on arrival, by `_arrivals`); an
+        unreadable frame (not a JSON object in a text frame of at most MESSAGE_MAX
+        characters) is `bad_message`."""
+        if self.flooded or self.snap is None:
             return  # closing already
-        if not self._allow():
-            await self.close(code=POLICY_VIOLATION)
-            return
         content = read_frame(text_data)
         if content is None:
             await self._refuse("bad_message", None)

@@ -4,12 +4,14 @@ the presets and named variants (rules.md section 3) that fill them in."""
 from dataclasses import asdict, fields
 
 from django import forms
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import PRESETS, VARIANTS, Rules, RulesError, rules_from_spec, rules_to_spec
 from games.engine.rules import CHOICES, MINIMUM, ONE_OF
 from games.engine.tiles import PARSE
 from games.services.tables import NEXT_HAND_SECONDS
+from league.rule_options import HELP, LABELS
 
 # Every preset and named variant; the number of players (and pairs) is the rule set's own.
 # A preset can also be a variant's name ("vog" is the four-player form of the VOG family):
@@ -54,7 +56,7 @@ def _players(name: str) -> int:
     return rules_from_spec(VARIANTS.get(name, name)).players
 
 
-def name_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+def name_choices() -> list[tuple[str | Promise, list[tuple[str, str | Promise]]]]:
     """The offered rule sets, grouped by how many players they seat."""
     return [
         (title, [(n, NAME_LABELS.get(n, n)) for n in NAMES if _players(n) == players])
@@ -109,38 +111,6 @@ GROUPS = {
     ),
     "time": (_("Time"), ["turn_seconds", "five_doubles_seconds", "next_hand_seconds"]),
 }
-LABELS = {
-    "target": _("Points to win"),
-    "scoring": _("Who scores a hand"),
-    "domino_points": _("A domino scores"),
-    "block_winner": _("Who wins a tranque"),
-    "block_points": _("A tranque scores"),
-    "round_to": _("Rounding of a hand's points"),
-    "shutout_multiplier": _("A shutout (lisa, pollona) counts as this many wins"),
-    "tiles_per_hand": _("Tiles dealt to each player"),
-    "boneyard": _("Draw from the boneyard"),
-    "table_points": _("Table points (multiples of five)"),
-    "pass_points": _("Pass bonus"),
-    "galo_points": _("Galo bonus"),
-    "paso_corrido_bonus": _("Paso corrido bonus"),
-    "capicua_bonus": _("Capicúa bonus"),
-    "opening_bonus_double": _("Opening bonus (double)"),
-    "opening_bonus_other": _("Opening bonus (other tile)"),
-    "double_domino_bonus": _("Double domino bonus"),
-    "five_doubles_points": _("Points per double (five doubles)"),
-    "no_double_penalty": _("No-double penalty"),
-    "bonus_cap": _("Bonuses cannot win the match"),
-    "first_opener": _("Who opens the first hand"),
-    "opening_tile": _("Opening tile"),
-    "next_opener": _("Who opens the next hands"),
-    "after_block_opener": _("Who opens after a tranque"),
-    "after_tie_opener": _("Who opens after a tied tranque"),
-    "spinner": _("A double opening is a spinner (four ends)"),
-    "direction": _("Direction of play"),
-    "turn_seconds": _("Seconds per turn"),
-    "five_doubles_seconds": _("Seconds to choose with five doubles"),
-    "next_hand_seconds": _("Seconds the next hand waits for an absent player"),
-}
 CHOICE_LABELS = {
     "ccw": _("Counter-clockwise"),
     "cw": _("Clockwise"),
@@ -172,23 +142,26 @@ REFUSALS = {
 }
 
 
-def _field(name: str, kind: type) -> forms.Field:
-    label = LABELS[name]
+def _field(name: str, kind: object) -> forms.Field:
+    field = _bare_field(name, kind)
+    field.label, field.help_text = LABELS[name], HELP[name]
+    return field
+
+
+def _bare_field(name: str, kind: object) -> forms.Field:
     if kind is bool:
-        return forms.BooleanField(label=label, required=False)
+        return forms.BooleanField(required=False)
     if name == "opening_tile":
-        return forms.ChoiceField(label=label, choices=[(t, t) for t in TILES])
+        return forms.ChoiceField(choices=[(t, t) for t in TILES])
     if name in CHOICES:
-        return forms.ChoiceField(
-            label=label, choices=[(c, CHOICE_LABELS[c]) for c in CHOICES[name]]
-        )
+        return forms.ChoiceField(choices=[(c, CHOICE_LABELS[c]) for c in CHOICES[name]])
     if name in ONE_OF:
         return forms.TypedChoiceField(
-            label=label, coerce=int, choices=[(v, INT_LABELS[name][v]) for v in ONE_OF[name]]
+            coerce=int, choices=[(v, INT_LABELS[name][v]) for v in ONE_OF[name]]
         )
     if name == "turn_seconds":  # a live turn: long enough to think, short enough to wait for
-        return forms.IntegerField(label=label, min_value=5, max_value=600)
-    return forms.IntegerField(label=label, min_value=MINIMUM.get(name, 0))
+        return forms.IntegerField(min_value=5, max_value=600)
+    return forms.IntegerField(min_value=MINIMUM.get(name, 0))
 
 
 def option_values(name: str) -> dict:
@@ -211,7 +184,7 @@ class PrivateTableForm(forms.Form):
             if option.name not in FIXED:
                 self.fields[option.name] = _field(option.name, option.type)
         self.fields["next_hand_seconds"] = forms.IntegerField(
-            label=LABELS["next_hand_seconds"],
+            label=_("Seconds the next hand waits for an absent player"),
             min_value=10,
             max_value=600,
             initial=NEXT_HAND_SECONDS,
@@ -231,7 +204,8 @@ class PrivateTableForm(forms.Form):
         return {name: option_values(name) for name in NAMES}
 
     def clean(self) -> dict:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         options = {o.name: data[o.name] for o in fields(Rules) if o.name not in FIXED}

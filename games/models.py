@@ -144,6 +144,24 @@ class Table(models.Model):
         on_delete=models.SET_NULL,
         related_name="live_table",
     )
+    # An individual event's table: the round and the table of its seating (its four
+    # players, partners opposite each other), whose result it plays for.
+    seating = models.ForeignKey(
+        "league.Round",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="live_tables",
+    )
+    seating_table = models.PositiveSmallIntegerField(null=True, blank=True)
+    # An arena's match (league.ArenaGame): its two sides, whose result it plays for.
+    arena_game = models.OneToOneField(
+        "league.ArenaGame",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="live_table",
+    )
     version = models.PositiveIntegerField(default=0)
     hand_number = models.PositiveIntegerField(default=0)
     state = models.JSONField(null=True, blank=True)  # the live hand (hidden: never sent)
@@ -153,6 +171,12 @@ class Table(models.Model):
     offline = models.JSONField(default=list)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     forfeit_side = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Since when a casual table has nobody playing at it (every seat a bot's or its player
+    # away): no clock runs and `deadline` is when it closes (games/services/tables.py).
+    paused = models.DateTimeField(null=True, blank=True)
+    # The match's time limit: past it, the match ends after the hand in play and the side
+    # ahead wins (level: the next hand decides). Set by an online event's round deadline.
+    ends = models.DateTimeField(null=True, blank=True)
     # How long the pause between hands waits for seats that did not press "next".
     next_hand_seconds = models.PositiveSmallIntegerField(default=30)
     created = models.DateTimeField(auto_now_add=True)
@@ -163,9 +187,26 @@ class Table(models.Model):
     class Meta:
         verbose_name = _("table")
         verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["seating", "seating_table"],
+                condition=models.Q(seating__isnull=False),
+                name="one_live_table_per_seating",
+            )
+        ]
 
     def __str__(self) -> str:
         return _("Table %(code)s") % {"code": self.code}
+
+    @property
+    def competes(self) -> bool:
+        """Played for a competition's result: a fixture, an individual event's table, or an
+        arena's match."""
+        return (
+            self.fixture_id is not None
+            or self.seating_id is not None
+            or self.arena_game_id is not None
+        )
 
     @property
     def casual(self) -> bool:

@@ -2,9 +2,10 @@
 (services queue them by name and never import this module)."""
 
 from celery import shared_task
+from django.db import OperationalError
 from django.utils import timezone
 
-from games.services import fixtures, reviews, timers
+from games.services import autopilot, fixtures, reviews, timers
 
 
 @shared_task(name="games.tasks.time_out_table", ignore_result=True)
@@ -29,3 +30,22 @@ def open_due_fixtures() -> int:
 def review_hand(review_id: int) -> None:
     """Analyse a finished hand (games/services/reviews.py)."""
     reviews.run_review(review_id)
+
+
+@shared_task(name="games.tasks.run_autopilots", ignore_result=True)
+def run_autopilots() -> int:
+    """The online events' due steps (Celery beat); the server's sweeper takes them in the
+    embedded mode."""
+    return 0 if timers.timers_in_server() else autopilot.tick_all()
+
+
+@shared_task(
+    name=autopilot.TICK_TASK,
+    ignore_result=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def autopilot_tick(event_id: int) -> list[str]:
+    """One event's due steps, at once (a result of its round came in)."""
+    return autopilot.tick(event_id)

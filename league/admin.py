@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from .forms import AdminSignInForm
 from .models import (
     AuditEntry,
     Division,
@@ -15,6 +16,9 @@ from .models import (
     Round,
     Season,
 )
+
+# The admin's sign-in page counts against the same limits as the site's.
+admin.site.login_form = AdminSignInForm
 
 
 class MembershipInline(admin.TabularInline):

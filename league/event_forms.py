@@ -4,10 +4,14 @@ from typing import Any
 
 from django import forms
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
+from . import rule_options
 from .models import (
     RULE_PRESET_CHOICES,
+    Autopilot,
     Division,
     Entry,
     Event,
@@ -15,9 +19,9 @@ from .models import (
     Organisation,
     Season,
 )
+from .services import arena
 from .services.entries import Pick
-from .services.events import DEFAULT_TIEBREAKS, EDITABLE
-from .tournaments.services.common import FORMAT_TIEBREAKS
+from .services.events import EDITABLE, format_tiebreaks, rules_of
 
 LOCAL_DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 F = Event.Format
@@ -29,6 +33,7 @@ FORMAT_FIELDS = {
     F.DOUBLE_ELIMINATION: ("absence", "forfeit_games", "forfeit_points"),
     F.GROUPS_PLAYOFF: ("absence", "forfeit_games", "forfeit_points"),
     F.INDIVIDUAL: (),
+    F.ARENA: (),
 }
 FORMAT_ONLY = {name for names in FORMAT_FIELDS.values() for name in names}
 FORMAT_HELP = {
@@ -38,15 +43,20 @@ FORMAT_HELP = {
     F.DOUBLE_ELIMINATION: _("A knockout bracket where a pair is out after two losses."),
     F.GROUPS_PLAYOFF: _("Round-robin groups, then a knockout playoff of the best."),
     F.INDIVIDUAL: _("Each player enters alone; partners rotate every round."),
+    F.ARENA: _(
+        "Online, for a time window: pairs and single players join at any time and are "
+        "seated as soon as two pairs are free; two wins in a row and each win counts double."
+    ),
 }
 # Rule options an organiser changes most, as fields; blank keeps the preset's value.
+# The least value of each (their labels and help are league.rule_options's).
 RULE_FIELDS = {
-    "target": (_("Points to win a game"), 1),
-    "shutout_multiplier": (_("A lisa (shutout) counts as this many wins"), 1),
-    "capicua_bonus": (_("Capicúa bonus"), 0),
-    "paso_corrido_bonus": (_("Bonus for a pase corrido"), 0),
-    "pass_points": (_("Points for each pase"), 0),
-    "turn_seconds": (_("Seconds per turn (live tables)"), 1),
+    "target": 1,
+    "shutout_multiplier": 1,
+    "capicua_bonus": 0,
+    "paso_corrido_bonus": 0,
+    "pass_points": 0,
+    "turn_seconds": 1,
 }
 
 
@@ -118,15 +128,42 @@ class EventForm(forms.ModelForm):
         if self.instance.pk and self.instance.format == event_format:
             self.initial["tiebreaks"] = self.instance.tiebreaks
         else:
-            self.initial["tiebreaks"] = FORMAT_TIEBREAKS.get(event_format, DEFAULT_TIEBREAKS)
+            self.initial["tiebreaks"] = format_tiebreaks(event_format)
         overrides = self.instance.rule_overrides if self.instance.pk else {}
-        for option, (label, least) in RULE_FIELDS.items():
+        for option, least in RULE_FIELDS.items():
             self.fields[f"rule_{option}"] = forms.IntegerField(
-                label=label, required=False, min_value=least, max_value=10_000
+                label=rule_options.LABELS[option],
+                help_text=rule_options.HELP[option],
+                required=False,
+                min_value=least,
+                max_value=10_000,
             )
             self.initial[f"rule_{option}"] = overrides.get(option)
         for name in ("best_of", "time_limit"):
             self.fields[name].widget.attrs["data-match-format"] = name
+        if event_format == F.ARENA:
+            self._arena_fields()
+
+    def _arena_fields(self) -> None:
+        """An arena is played online and runs itself: its start and its window."""
+        del self.fields["mode"]
+        pilot = Autopilot.objects.filter(event_id=self.instance.pk).first()
+        self.fields["arena_starts"] = forms.DateTimeField(
+            label=_("The arena starts at"), widget=LOCAL_DATETIME
+        )
+        low, high = arena.MINUTES
+        self.fields["arena_minutes"] = forms.IntegerField(
+            label=_("The arena lasts (minutes)"), min_value=low, max_value=high
+        )
+        self.initial["arena_minutes"] = arena.DEFAULT_MINUTES
+        if pilot is not None:
+            self.initial["arena_starts"] = timezone.localtime(pilot.starts)
+            self.initial["arena_minutes"] = pilot.arena_minutes
+
+    def arena_settings(self) -> dict[str, Any]:
+        """The arena's autopilot settings (league.services.autopilot.configure)."""
+        data = self.cleaned_data
+        return {"starts": data["arena_starts"], "arena_minutes": data["arena_minutes"]}
 
     def clean_format(self) -> str:
         return self.event_format
@@ -150,6 +187,8 @@ class EventForm(forms.ModelForm):
             values["best_of"] = None
         if values["match_format"] != Event.MatchFormat.TIME_LIMIT:
             values["time_limit"] = None
+        if self.event_format == F.ARENA:
+            values["mode"] = Event.Mode.ONLINE
         if self.event_format != F.LEAGUE:
             values.update(entry_kind=Event.EntryKind.PAIR, boards=1)
         elif values["entry_kind"] == Event.EntryKind.PAIR:
@@ -172,7 +211,12 @@ class DivisionForm(forms.Form):
 
 
 class InviteForm(forms.Form):
-    role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices)
+    # The least powerful role first, and chosen unless the inviter picks another.
+    role = forms.ChoiceField(
+        label=_("Role"),
+        choices=Membership.Role.choices[::-1],
+        initial=Membership.Role.PLAYER,
+    )
     email = forms.EmailField(label=_("Email (optional)"), required=False)
 
 
@@ -406,3 +450,59 @@ class RoundTimeForm(forms.Form):
     time = forms.TimeField(
         label=_("Start time"), required=False, widget=forms.TimeInput(attrs={"type": "time"})
     )
+
+
+def _label(name: str, model: Any = Autopilot) -> Any:
+    """A model field's name as a form's label (capitalised when it is read)."""
+    return capfirst(model._meta.get_field(name).verbose_name)
+
+
+class AutopilotForm(forms.Form):
+    """How an online event runs itself, as the organiser sets it on the run page: read as
+    values only; `league.services.autopilot.configure` (the API's too) judges them, so a
+    refusal reads the same on the page and over the API."""
+
+    starts = forms.DateTimeField(label=_label("starts"), widget=LOCAL_DATETIME)
+    check_in_minutes = forms.IntegerField(label=_label("check_in_minutes"))
+    pause_seconds = forms.IntegerField(label=_label("pause_seconds"))
+    match_format = forms.ChoiceField(
+        label=_label("match_format", Event),
+        choices=[c for c in Event.MatchFormat.choices if c[0] != Event.MatchFormat.BEST_OF],
+    )
+    round_minutes = forms.IntegerField(
+        label=_label("round_minutes"),
+        help_text=Autopilot._meta.get_field("round_minutes").help_text,
+    )
+    time_limit = forms.IntegerField(label=_label("time_limit", Event), required=False)
+    turn_seconds = forms.IntegerField(label=rule_options.LABELS["turn_seconds"])
+    two_forfeits = forms.ChoiceField(
+        label=_label("two_forfeits"), choices=Autopilot.Forfeits.choices
+    )
+
+    def __init__(self, *args: Any, event: Event, pilot: Autopilot | None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["time_limit"].widget.attrs["data-match-format"] = "time_limit"
+        if pilot is not None:
+            self.initial.update(
+                {name: getattr(pilot, name) for name in self.fields if hasattr(pilot, name)}
+            )
+            self.initial["starts"] = timezone.localtime(pilot.starts)
+        else:
+            defaults = Autopilot()
+            self.initial.update(
+                check_in_minutes=defaults.check_in_minutes,
+                pause_seconds=defaults.pause_seconds,
+                round_minutes=defaults.round_minutes,
+                two_forfeits=defaults.two_forfeits,
+            )
+        fmt = event.match_format
+        self.initial["match_format"] = fmt if fmt != Event.MatchFormat.BEST_OF else ""
+        self.initial["time_limit"] = event.time_limit
+        self.initial["turn_seconds"] = rules_of(event).turn_seconds
+
+    def settings(self) -> dict[str, Any]:
+        """The cleaned values as `configure`'s keyword arguments."""
+        values = dict(self.cleaned_data)
+        if values["match_format"] != Event.MatchFormat.TIME_LIMIT:
+            values["time_limit"] = None
+        return values

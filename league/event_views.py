@@ -6,6 +6,7 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.db import transaction
 from django.db.models import Prefetch, Q
 from django.forms.utils import ErrorDict
 from django.http import HttpRequest, HttpResponse
@@ -35,7 +36,19 @@ from .event_forms import (
 from .models import AuditEntry, Entry, Event, Invitation, Match, Organisation, Result
 from .notifications import absolute
 from .permissions import can, require, require_published, sides_of
-from .services import audit, clubs, entries, events, fixtures, invitations, results, standings
+from .services import (
+    arena,
+    audit,
+    autopilot,
+    clubs,
+    entries,
+    events,
+    fixtures,
+    invitations,
+    results,
+    standings,
+)
+from .services.dashboard import waits_to_finish
 from .services.errors import ServiceError
 from .tournaments.services.common import TOURNAMENT_FORMATS
 from .tournaments.services.standings import standings_of
@@ -182,10 +195,13 @@ def _event_form_page(request: HttpRequest, club: Organisation, event: Event | No
         form._errors = ErrorDict()  # shown again to go on editing, not judged yet
     elif data is not None and form.is_valid():
         try:
-            if event is None:
-                event = events.create_event(request.user, club, **form.settings())
-            else:
-                events.update_event(request.user, event, **form.settings())
+            with transaction.atomic():
+                if event is None:
+                    event = events.create_event(request.user, club, **form.settings())
+                else:
+                    event = events.update_event(request.user, event, **form.settings())
+                if chosen == Event.Format.ARENA and not arena.started(event):
+                    autopilot.configure(request.user, event, **form.arena_settings())
         except ServiceError as error:
             form.add_error(None, error.message)
         else:
@@ -307,7 +323,7 @@ def scoresheets(request: HttpRequest, slug: str) -> HttpResponse:
 def event_manage(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(request, slug)
     require(request.user, "event.manage", event)
-    entry_list = event.entries.select_related("player_1", "player_2", "division", "team")
+    entry_list = event.entries.select_related("player_1", "player_2", "division", "team", "club")
     open_results = Result.objects.filter(match__event=event, status__in=Result.OPEN).select_related(
         "match__entry_a", "match__entry_b", "match__round"
     )
@@ -323,8 +339,10 @@ def event_manage(request: HttpRequest, slug: str) -> HttpResponse:
             "division_form": DivisionForm(),
             "open_results": open_results,
             "has_fixtures": event.rounds.exists(),
+            "drawn": entries.drawn(event),
             "play_started": events.play_started(event),
-            "transitions": [Event.Status(s) for s in events.TRANSITIONS[event.status]],
+            "transitions": [Event.Status(s) for s in events.transitions(event)],
+            "finishable": waits_to_finish(event),
             "audit": audit.described(
                 list(AuditEntry.objects.filter(event=event).select_related("actor__player")[:30])
             ),
@@ -337,9 +355,71 @@ def event_manage(request: HttpRequest, slug: str) -> HttpResponse:
 @refused
 def event_status(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
-    events.set_status(request.user, event, request.POST.get("status", ""))
-    messages.success(request, _("Status changed."))
+    status = request.POST.get("status", "")
+    if status == Event.Status.CANCELLED and not request.POST.get("confirmed"):
+        return redirect("event_cancel", slug=slug)  # only from the page that says what it does
+    reopened = event.status == Event.Status.CANCELLED
+    event = events.set_status(request.user, event, status)
+    if status == Event.Status.CANCELLED:
+        messages.success(request, _("Event cancelled. You can reopen it from this page."))
+    elif reopened:
+        messages.success(
+            request, _("Event reopened: %(status)s again.") % {"status": event.get_status_display()}
+        )
+    elif status == Event.Status.FINISHED:
+        messages.success(request, _("The event is finished: its standings are final."))
+    else:
+        messages.success(request, _("Status changed."))
+    back = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        return redirect(back)  # where the button was (the run page's "Finish the event")
     return redirect("event_manage", slug=slug)
+
+
+@login_required
+@refused
+def event_delete(request: HttpRequest, slug: str) -> HttpResponse:
+    """Deleting a draft: what it deletes, and the button that does it (sent from here
+    only)."""
+    event = _event(request, slug)
+    require(request.user, "event.manage", event)
+    if request.method == "POST" and request.POST.get("confirmed"):
+        events.delete_event(request.user, event)
+        messages.success(request, _("The draft %(name)s is deleted.") % {"name": event.name})
+        return redirect("club", slug=event.organisation.slug)
+    if event.status != Event.Status.DRAFT or event.rounds.exists():
+        return redirect("event_manage", slug=slug)
+    return render(
+        request,
+        "league/delete.html",
+        {"event": event, "tab": "manage", "manager": True, "entries": event.entries.count()},
+    )
+
+
+@login_required
+@require_POST
+@refused
+def event_check_in(request: HttpRequest, slug: str) -> HttpResponse:
+    """Close check-in, or reopen it."""
+    event = get_object_or_404(Event, slug=slug)
+    is_open = request.POST.get("open") == "1"
+    entries.open_check_in(request.user, event, is_open)
+    messages.success(request, _("Check-in reopened.") if is_open else _("Check-in closed."))
+    return redirect("event_manage", slug=slug)
+
+
+@login_required
+def event_cancel(request: HttpRequest, slug: str) -> HttpResponse:
+    """Before an event is cancelled: what cancelling does, and the button that does it."""
+    event = _event(request, slug)
+    require(request.user, "event.manage", event)
+    if Event.Status.CANCELLED not in events.transitions(event):
+        return redirect("event_manage", slug=slug)
+    return render(
+        request,
+        "league/cancel.html",
+        {"event": event, "tab": "manage", "manager": True, **events.cancelling(event)},
+    )
 
 
 @login_required
@@ -392,8 +472,14 @@ def entry_register(request: HttpRequest, slug: str) -> HttpResponse:
 def entry_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     entry = get_object_or_404(Entry.objects.select_related("event"), pk=pk)
     reason = request.POST.get("reason", "")
+    if action == "delete":
+        entries.delete_entry(request.user, entry)
+        messages.success(request, _("%(e)s deleted.") % {"e": entry})
+        return redirect("event_manage", slug=entry.event.slug)
     if action == "check-in":
         entries.check_in(request.user, entry)
+    elif action == "undo-check-in":
+        entries.undo_check_in(request.user, entry)
     elif action == "withdraw":
         entries.withdraw(request.user, entry, reason=reason)
     elif action == "disqualify":

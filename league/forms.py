@@ -2,12 +2,14 @@ from urllib.parse import urlsplit
 
 from django import forms
 from django.conf import settings
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 
+from . import accounts
 from .models import Player
 from .tasks import send_email
 
@@ -27,6 +29,35 @@ class SignUpForm(UserCreationForm):
                 _("An account with this email already exists."), code="email_taken"
             )
         return email
+
+
+class LimitedSignIn:
+    """Sign-in limits (league.accounts.sign_in_attempt) around the password check; a
+    refusal is the form's error, with when to try again (`refusal`)."""
+
+    refusal: accounts.TooManyAttempts | None = None
+
+    def clean(self) -> dict:
+        username = self.cleaned_data.get("username")
+        if username is None or not self.cleaned_data.get("password"):
+            return super().clean()
+        try:
+            attempt = accounts.sign_in_attempt(self.request, username)
+        except accounts.TooManyAttempts as refusal:
+            self.refusal = refusal
+            raise forms.ValidationError(refusal.message, code="rate_limited") from None
+        cleaned = super().clean()  # a wrong password raises: the attempt stays counted
+        for verdict in attempt:
+            verdict.take_back()
+        return cleaned
+
+
+class SignInForm(LimitedSignIn, AuthenticationForm):
+    pass
+
+
+class AdminSignInForm(LimitedSignIn, AdminAuthenticationForm):
+    pass
 
 
 class ProfileForm(forms.ModelForm):

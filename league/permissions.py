@@ -6,11 +6,16 @@ federation's organisers run its clubs' events). Actions and the object they are 
 - "organisation.manage" (Organisation): edit it, invite members, create seasons and events.
 - "event.manage" (Event): settings, entries, fixtures, schedule, withdrawals, corrections.
 - "event.referee" (Event): enter and confirm any result, resolve nothing.
-- "event.enter" (Event): register an entry (any signed-in user while registration is open).
+- "event.enter" (Event): register an entry (any signed-in user while registration is open, and
+  while an arena is in play).
 - "entry.act" (Entry): check in or withdraw it (its captain, or an organiser).
 - "result.enter" (Match): enter a result (a player: only if the event lets players do so).
 - "result.confirm" (Result): confirm or dispute a proposed result.
 - "result.resolve" (Result): settle a disputed result.
+
+`None` for the user is the server acting on its own: an online event's autopilot pairs,
+withdraws and finishes as its organisers would (league/services/autopilot.py), and the
+audit log names nobody. Pages and the API always pass the request's user.
 """
 
 from collections.abc import Iterable
@@ -44,6 +49,28 @@ def has_role(user, organisation: Organisation, roles: Iterable[str]) -> bool:
     ).exists()
 
 
+def below(organisations: Iterable[int]) -> set[int]:
+    """These organisations and every organisation under them (roles reach down the tree)."""
+    found, frontier = set(), set(organisations)
+    while frontier:
+        found |= frontier
+        frontier = (
+            set(Organisation.objects.filter(parent__in=frontier).values_list("pk", flat=True))
+            - found
+        )
+    return found
+
+
+def managed(user) -> set[int] | None:
+    """The organisations whose events the user manages (None: every one, a superuser)."""
+    if not user.is_authenticated:
+        return set()
+    if user.is_superuser:
+        return None
+    roles = Membership.objects.filter(user=user, role__in=MANAGERS)
+    return below(roles.values_list("organisation_id", flat=True))
+
+
 def speaks_for(user, entry: Entry | None) -> bool:
     """The user captains the entry: its named captain, else either player of a pair.
 
@@ -72,6 +99,8 @@ def sides_of(user, match: Match) -> set[str]:
 
 
 def can(user, action: str, obj) -> bool:
+    if user is None:
+        return True  # the server itself (see above)
     if not user.is_authenticated:
         return False
     if action == "organisation.manage":
@@ -81,7 +110,8 @@ def can(user, action: str, obj) -> bool:
     if action == "event.referee":
         return has_role(user, obj.organisation, REFEREES)
     if action == "event.enter":
-        return obj.status == Event.Status.REGISTRATION or can(user, "event.manage", obj)
+        arena_on = obj.format == Event.Format.ARENA and obj.status == Event.Status.RUNNING
+        return obj.status == Event.Status.REGISTRATION or arena_on or can(user, "event.manage", obj)
     if action == "entry.act":
         return can(user, "event.manage", obj.event) or speaks_for(user, obj)
     if action == "result.enter":

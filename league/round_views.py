@@ -14,11 +14,11 @@ from django.views.decorators.http import require_POST
 
 from .event_forms import RoundTimeForm, SheetRowForm
 from .event_views import _event, refused
-from .models import Event, Match, Result, Round
+from .models import Match, Result, Round
 from .permissions import can, require
-from .services import fixtures, results, standings
+from .services import fixtures, results
 from .tournaments.models import Bracket
-from .tournaments.services.standings import individual_table, pairs_standings
+from .tournaments.services.standings import summary_table
 
 
 @dataclass
@@ -58,6 +58,18 @@ def _line(match: Match, games: int, data=None) -> SheetLine:
         form = SheetRowForm(data, games=games, result=result, prefix=f"m{match.pk}")
         form.describe(match.table or "–", match.entry_a, match.entry_b)
     return SheetLine(match, result, form)
+
+
+def _ask_time(round_: Round) -> bool:
+    """The round sheet opens its date box by itself only until the event has a dated round
+    or a result: once a date is set, or a round was saved without one (skipped), it stays
+    closed, as every later round's would (it filled a phone's first screen each time)."""
+    event = round_.event
+    return not (
+        round_.date
+        or event.rounds.filter(date__isnull=False).exists()
+        or Result.objects.filter(match__event=event).exists()
+    )
 
 
 @login_required
@@ -114,6 +126,7 @@ def round_sheet(request: HttpRequest, pk: int) -> HttpResponse:
             "games": range(1, games + 1),
             "manager": can(request.user, "event.manage", event),
             "time_form": RoundTimeForm(initial={"date": round_.date, "time": round_.time}),
+            "ask_time": _ask_time(round_),
             "byes": round_.matches.filter(parent__isnull=True, entry_b__isnull=True).select_related(
                 "entry_a"
             ),
@@ -185,7 +198,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
             )
             .order_by("round__number", F("table").asc(nulls_last=True), "pk")
         )
-    table = _projector_standings(event)
+    table = summary_table(event)
     return render(
         request,
         "league/projector.html",
@@ -199,25 +212,12 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
             # a podium once every place is known (an elimination still in play has none)
             "podium": not any(row.get("in_play") for row in table),
             "drawn": any(row["drawn"] for row in table),
-            "seconds": 20,
+            "seconds": _seconds(request),
         },
     )
 
 
-def _projector_standings(event: Event) -> list[dict]:
-    """The event's standings, best first: position, name, played, won, drawn, lost, score,
-    difference."""
-    if event.format == Event.Format.INDIVIDUAL:
-        return [
-            {"position": r.position, "name": r.player, "played": r.played, "won": r.won}
-            | {"drawn": 0, "lost": r.lost, "score": r.score, "difference": r.point_difference}
-            for r in individual_table(event)
-        ]
-    rows = standings.table(event).standings if event.format == Event.Format.LEAGUE else None
-    return [
-        {"position": r.position, "name": r.entry, "played": r.played, "won": r.won}
-        | {"drawn": r.drawn, "lost": r.lost}
-        | {"score": r.values.get("match_wins", r.match_points), "difference": r.point_difference}
-        | {"placement": r.placement, "in_play": r.in_play}
-        for r in (rows if rows is not None else pairs_standings(event))
-    ]
+def _seconds(request: HttpRequest) -> int:
+    """How long the projector shows each screen: `?seconds=` from 5 to 120, else 20."""
+    asked = request.GET.get("seconds", "")
+    return min(max(int(asked), 5), 120) if asked.isdigit() else 20

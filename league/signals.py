@@ -12,3 +12,8 @@ result_confirmed = Signal()
 # round, the event's settings), at once and again after the transaction commits (a reader
 # in between may have cached the old tables). Arguments: sender=Event, event.
 standings_changed = Signal()
+
+# Sent inside the transaction that withdrew or disqualified an entry, once its matches still
+# to play are forfeited: the play app closes the entry's tables in play. Arguments:
+# sender=Entry, entry.
+entry_left = Signal()

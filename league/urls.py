@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import club_views, event_views, round_views, views
+from . import arena_views, club_views, event_views, round_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -31,9 +31,14 @@ urlpatterns = [
     path("events/<slug:slug>/manage/", event_views.event_manage, name="event_manage"),
     path("events/<slug:slug>/edit/", event_views.event_edit, name="event_edit"),
     path("events/<slug:slug>/status/", event_views.event_status, name="event_status"),
+    path("events/<slug:slug>/cancel/", event_views.event_cancel, name="event_cancel"),
+    path("events/<slug:slug>/delete/", event_views.event_delete, name="event_delete"),
+    path("events/<slug:slug>/check-in/", event_views.event_check_in, name="event_check_in"),
     path("events/<slug:slug>/divisions/", event_views.event_division, name="event_division"),
     path("events/<slug:slug>/fixtures/", event_views.generate, name="generate_fixtures"),
     path("events/<slug:slug>/entries/", event_views.entry_register, name="entry_register"),
+    path("events/<slug:slug>/arena/join/", arena_views.arena_join, name="arena_join"),
+    path("events/<slug:slug>/arena/leave/", arena_views.arena_leave, name="arena_leave"),
     path("events/<slug:slug>/entries/import/", club_views.entries_import, name="entries_import"),
     path("events/<slug:slug>/roster/", club_views.roster_search, name="roster_search"),
     path("events/<slug:slug>/export/<str:kind>.csv", club_views.export, name="event_export"),

@@ -1,5 +1,6 @@
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -11,7 +12,7 @@ from django.views.decorators.http import require_http_methods
 from django.views.i18n import set_language as django_set_language
 
 from . import accounts
-from .forms import ProfileForm, SignUpForm
+from .forms import ProfileForm, QueuedPasswordResetForm, SignInForm, SignUpForm
 from .models import Event, Invitation, Organisation, Player
 from .services import players
 
@@ -39,6 +40,43 @@ def _after_signup(request: HttpRequest) -> str:
     return reverse("profile")
 
 
+def too_many(response: HttpResponse, refusal: accounts.TooManyAttempts) -> HttpResponse:
+    """The form again, with the limit's message, as a 429 saying when to try again."""
+    response.status_code = 429
+    response["Retry-After"] = refusal.retry_after
+    return response
+
+
+class SignInView(auth_views.LoginView):
+    """Signing in, within the limits of league.accounts.sign_in_attempt; a browser that
+    signs in is remembered for the account (its own limit, never the strangers')."""
+
+    form_class = SignInForm
+
+    def form_valid(self, form: SignInForm) -> HttpResponse:
+        response = super().form_valid(form)
+        accounts.remember_device(self.request, response, form.get_user().get_username())
+        return response
+
+    def form_invalid(self, form: SignInForm) -> HttpResponse:
+        response = super().form_invalid(form)
+        return response if form.refusal is None else too_many(response, form.refusal)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """A reset link by e-mail (from the worker), within league.accounts.reset_attempt."""
+
+    form_class = QueuedPasswordResetForm
+
+    def form_valid(self, form: QueuedPasswordResetForm) -> HttpResponse:
+        try:
+            accounts.reset_attempt(self.request, form.cleaned_data["email"])
+        except accounts.TooManyAttempts as refusal:
+            form.add_error(None, refusal.message)
+            return too_many(self.form_invalid(form), refusal)
+        return super().form_valid(form)
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
@@ -51,7 +89,14 @@ def signup(request: HttpRequest) -> HttpResponse:
         name = pending.player.display_name if pending.player else ""
         initial = {"email": pending.email, "display_name": name}
     form = SignUpForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
+    refusal = None
+    if request.method == "POST":
+        try:
+            accounts.sign_up_attempt(request, request.POST.get("email", ""))
+        except accounts.TooManyAttempts as error:
+            refusal = error
+            form.add_error(None, refusal.message)
+    if refusal is None and request.method == "POST" and form.is_valid():
         player = accounts.register_player(
             username=form.cleaned_data["username"],
             email=form.cleaned_data["email"],
@@ -62,11 +107,12 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, player.user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to Capicúa, %(name)s!") % {"name": player})
         return redirect(_after_signup(request))
-    return render(
+    response = render(
         request,
         "registration/signup.html",
         {"form": form, "next": request.GET.get("next", ""), "invitation": pending},
     )
+    return response if refusal is None else too_many(response, refusal)
 
 
 @login_required

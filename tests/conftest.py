@@ -6,12 +6,14 @@ is missing, or fails it when REQUIRE_SERVICES=1 (as CI sets), so nothing is skip
 
 import asyncio
 import concurrent.futures
+import contextlib
 import os
 import shutil
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -19,8 +21,11 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from django.conf import settings
 from django.db import connection
+from django.utils import translation
 
 from config.celery import app as celery_app
+from core.processes import end_group, start_group
+from core.web import command
 
 # Playwright's sync API keeps an event loop in the test thread; the ORM calls of a test
 # are still plain synchronous calls.
@@ -39,6 +44,17 @@ def run_async(coroutine):
     """
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(asyncio.run, coroutine).result()
+
+
+def worker_finished(row, what: str, timeout: float = 60, finished=("done", "failed")):
+    """Wait until the worker has set `row`'s status to one of `finished`; `row`, re-read."""
+    deadline = time.monotonic() + timeout
+    while True:
+        row.refresh_from_db()
+        if row.status in finished:
+            return row
+        assert time.monotonic() < deadline, f"the worker did not {what}"
+        time.sleep(0.2)
 
 
 def in_thread(function, *args, **kwargs):
@@ -104,7 +120,10 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_for(url: str, process: subprocess.Popen, log: Path, timeout: float = 120) -> None:
+def wait_for(
+    url: str, process: subprocess.Popen, log: Path, timeout: float = 120, healthy: bool = True
+) -> None:
+    """Until `url` answers 200 (or, `healthy` false, answers at all)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -113,6 +132,10 @@ def wait_for(url: str, process: subprocess.Popen, log: Path, timeout: float = 12
             with urllib.request.urlopen(url, timeout=2) as response:
                 if response.status == 200:
                     return
+        except urllib.error.HTTPError:
+            if not healthy:
+                return
+            time.sleep(0.2)
         except OSError:
             time.sleep(0.2)
     raise RuntimeError(f"server did not answer {url}:\n{log.read_text()[-3000:]}")
@@ -144,40 +167,29 @@ def log_dir(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("logs")
 
 
-def start_server(env: dict[str, str], log: Path) -> tuple[subprocess.Popen, str]:
+def start_server(
+    env: dict[str, str], log: Path, healthy: bool = True
+) -> tuple[subprocess.Popen, str]:
     port = free_port()
     handle = log.open("w")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "granian",
-            "--interface",
-            "asginl",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-            "config.asgi:application",
-        ],
+    process = start_group(
+        command("127.0.0.1", port, "--log-level", "warning"),
         cwd=BASE_DIR,
         env=env,
         stdout=handle,
         stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
-    wait_for(url + "/healthz", process, log)
+    wait_for(url + "/healthz", process, log, healthy=healthy)
     return process, url
 
 
 def stop(process: subprocess.Popen) -> None:
+    """Stop a process started with start_group, and whatever it left in its group."""
     process.terminate()
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
+    end_group(process.pid, 5, leader=process)
 
 
 @pytest.fixture(scope="session")
@@ -199,6 +211,32 @@ def embedded_server(service_env, log_dir, tmp_path_factory) -> str:
     stop(process)
 
 
+@pytest.fixture
+def own_server(service_env, log_dir, tmp_path_factory):
+    """Start real ASGI servers with settings of the test's own (`start(embedded, **env)`):
+    their own cache prefix, so that counters and kept answers start empty (the broker's
+    stays the session's: its worker runs their tasks), or with `embedded` the embedded
+    mode's in-memory layer and file cache; `healthy` false for one whose health check
+    fails (its database unreachable). Stopped after the test."""
+    started: list[subprocess.Popen] = []
+    broker = service_env.get("CELERY_PREFIX", service_env.get("CACHE_PREFIX", "capicua"))
+
+    def start(embedded: bool = False, healthy: bool = True, **settings: str) -> str:
+        own = f"own-{os.getpid()}-{time.monotonic_ns()}"
+        env = service_env | {"CACHE_PREFIX": own, "CELERY_PREFIX": broker}
+        if embedded:
+            env = {k: v for k, v in env.items() if k != "REDIS_URL"}
+            env["CAPICUA_VAR_DIR"] = str(tmp_path_factory.mktemp("own"))
+        log = log_dir / f"own-{len(started)}.log"
+        process, url = start_server(env | settings, log, healthy=healthy)
+        started.append(process)
+        return url
+
+    yield start
+    for process in started:
+        stop(process)
+
+
 @pytest.fixture(params=["redis", "embedded"])
 def table_server(request) -> str:
     """The live-table server, once with the Redis channel layer, once with the in-memory one."""
@@ -213,20 +251,10 @@ def mail_dir(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("mail")
 
 
-@pytest.fixture(scope="session")
-def celery_worker_process(service_env, log_dir, mail_dir) -> subprocess.Popen:
-    """A real Celery worker process on the configured broker."""
-    env = service_env | {
-        "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
-        "EMAIL_FILE_PATH": str(mail_dir),
-        # The webhook tests' receivers listen on loopback.
-        "WEBHOOKS_ALLOW_PRIVATE": "1",
-    }
-    log = log_dir / "worker.log"
-    handle = log.open("w")
-    name = f"test-{os.getpid()}@{socket.gethostname()}"
-    celery_app.control.purge()  # what servers queued while no worker ran (turn countdowns)
-    process = subprocess.Popen(
+def start_worker(env: dict[str, str], log: Path, name: str, threads: int = 2) -> subprocess.Popen:
+    """A real Celery worker process named `name` (threads pool) reading both queues (the
+    default and the live one), once it says it is ready."""
+    process = start_group(
         [
             sys.executable,
             "-m",
@@ -234,10 +262,12 @@ def celery_worker_process(service_env, log_dir, mail_dir) -> subprocess.Popen:
             "-A",
             "config",
             "worker",
+            "-Q",
+            f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.LIVE_QUEUE}",
             "-P",
             "threads",
             "-c",
-            "2",
+            str(threads),
             "-l",
             "INFO",
             "--without-gossip",
@@ -247,7 +277,7 @@ def celery_worker_process(service_env, log_dir, mail_dir) -> subprocess.Popen:
         ],
         cwd=BASE_DIR,
         env=env,
-        stdout=handle,
+        stdout=log.open("w"),
         stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 180  # a loaded machine starts it slowly
@@ -256,10 +286,32 @@ def celery_worker_process(service_env, log_dir, mail_dir) -> subprocess.Popen:
             stop(process)
             raise RuntimeError(f"worker did not start:\n{log.read_text()[-3000:]}")
         time.sleep(0.2)
+    return process
+
+
+@pytest.fixture
+def celery_worker_process(service_env, log_dir, mail_dir) -> subprocess.Popen:
+    """A real Celery worker process on the configured broker, for one test: a task an earlier
+    test left running (a long analysis, a pairing job) never holds this test's tasks back."""
+    env = service_env | {
+        "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+        "EMAIL_FILE_PATH": str(mail_dir),
+        # The webhook tests' receivers listen on loopback.
+        "WEBHOOKS_ALLOW_PRIVATE": "1",
+    }
+    name = f"test-{os.getpid()}@{socket.gethostname()}"
+    celery_app.control.purge()  # what servers queued while no worker ran (turn countdowns)
+    process = start_worker(env, log_dir / "worker.log", name)
+    process.log = log_dir / "worker.log"  # type: ignore[attr-defined]
     _running_workers.append(name)
     yield process
     _running_workers.remove(name)
     stop(process)
+
+
+def worker_said(process: subprocess.Popen) -> str:
+    """The end of a worker's log, for a test that waited for it in vain."""
+    return "the worker's log ends:\n" + process.log.read_text()[-4000:]  # type: ignore[attr-defined]
 
 
 def _settle(worker: str, timeout: float = 30) -> None:
@@ -284,6 +336,15 @@ def _settle(worker: str, timeout: float = 30) -> None:
             return
         if busy:
             time.sleep(0.1)
+
+
+@pytest.fixture(autouse=True)
+def _site_language():
+    """Each test starts in the site's language: Django's test client leaves the language of
+    its last request active in the thread, which would leak into the next test."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from config.celery import queue_on_commit
+from core.tasks import queue_on_commit
 from games.engine import adjudicate
 from league.faults import describe
 from league.models import Event, Match, Round

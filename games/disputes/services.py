@@ -17,9 +17,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from config.celery import queue_on_commit
 from games.engine import adjudicate
+from games.fairplay.services import queue_hand as queue_fair_play
 from games.models import Hand
+from games.stats.services import queue_live_hand
 from league.models import Event, Match, Membership, Result
 from league.notifications import absolute, in_language_of, notify
 from league.permissions import can, has_role, lineage
@@ -31,7 +32,6 @@ from .models import Appeal, Dispute, RefereeSettings, Ruling
 
 MAX_REASON = 2000
 MAX_AWARD = 1000
-STATS_HAND_TASK = "stats.count_live_hand"  # games/stats/tasks.py
 
 
 def settings_for(event: Event) -> RefereeSettings:
@@ -315,8 +315,9 @@ def _write(user, dispute: Dispute, kind: str, reason: Any, on_appeal: bool, **ho
         points_after=points_after,
         result=result,
     )
-    if dispute.live_hand_id is not None:  # the players' statistics count the hand again
-        queue_on_commit(STATS_HAND_TASK, dispute.live_hand_id)
+    if dispute.live_hand_id is not None:  # the statistics and fair play count it again
+        queue_live_hand(dispute.live_hand_id)
+        queue_fair_play(dispute.live_hand_id)
     return ruling
 
 

@@ -226,7 +226,7 @@ def _batch(request: HttpRequest, pk: int) -> Batch:
 def _progress(batch: Batch) -> dict[str, Any]:
     return {
         "status": batch.status,
-        "processed": batch.processed,
+        "done": batch.processed,
         "total": batch.total,
         "percent": batch.percent,
     }

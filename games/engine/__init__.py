@@ -5,11 +5,14 @@
 - `play_out(state, policy)`: the hand played to its end by a policy choosing among the legal
   actions (as action codes, named by `CODE_NAME`), the same state as `apply` one action at a
   time, several times faster: `play_out(new_hand(rules, rng=rng), rng.choice)` is random play.
-- `new_match`, `start_hand`, `finish_hand`, `hand_outcome`: hands chained into a match.
+- `new_match`, `start_hand`, `finish_hand`, `hand_outcome`: hands chained into a match;
+  `time_up`: a match ended at its time limit (the side ahead wins).
 - `view`: what a seat, a spectator or a referee may see of a state.
 - `adjudicate`, `to_record`, `replay`: hand records and rulings (docs/hand-record.md).
 - `hand_facts`, `seats_facts`, `rule_set_name`: what a finished hand says about each seat
   (the players' statistics).
+- `solve`: the perfect-information solver (solver.py): the exact value of every legal action
+  of a hand whose tiles are all known, as bridge's double-dummy solver does for a deal.
 - `auto_action`: the timeout action; `bot_action`, `choose`, `seat_view`, `review_hand`: bots
   at three levels (easy, medium, strong) that see only their seat's view, and the review of
   a finished hand.
@@ -24,9 +27,19 @@ from .bot import auto_action
 from .bots import LEVELS, SeatView, bot_action, choose, review_hand, seat_view
 from .errors import EngineError, IllegalAction, RulesError
 from .facts import HandFacts, hand_facts, rule_set_name, seats_facts
-from .match import HandOutcome, Match, finish_hand, hand_outcome, match_end, new_match, start_hand
+from .match import (
+    HandOutcome,
+    Match,
+    finish_hand,
+    hand_outcome,
+    match_end,
+    new_match,
+    start_hand,
+    time_up,
+)
 from .record import adjudicate, replay, ruling, state_from_dict, state_to_dict, to_record
 from .rules import PRESETS, VARIANTS, Rules, rules_from_spec, rules_to_spec, variant
+from .solver import Solution, TooLarge, solve
 from .state import (
     CODE_NAME,
     DECLARE,
@@ -62,6 +75,8 @@ __all__ = [
     "Result",
     "Rules",
     "RulesError",
+    "Solution",
+    "TooLarge",
     "adjudicate",
     "apply",
     "auto_action",
@@ -85,10 +100,12 @@ __all__ = [
     "ruling",
     "seat_view",
     "seats_facts",
+    "solve",
     "start_hand",
     "state_from_dict",
     "state_to_dict",
     "table_count",
+    "time_up",
     "to_record",
     "variant",
     "view",

@@ -12,7 +12,9 @@ facts only: a seat that passed or drew holds neither open number (until it draws
   to the partner's numbers, and take the points a play scores at once.
 - **strong** uses determinised Monte Carlo: it deals the hidden tiles many times, each deal
   consistent with what the seat has seen, and plays every legal action out to the end of
-  the hand in each deal, choosing the action with the best mean result for its side.
+  the hand in each deal, choosing the action with the best mean result for its side. Once
+  the deals it cannot tell apart are few (`STRONG_DEALS`), it solves each of them exactly
+  instead (exact.py, solver.py) and plays the best mean.
 
 Why determinised Monte Carlo rather than information-set MCTS: a domino hand is short (at
 most 28 actions) and branches little, so one ply of choice over many complete deals already
@@ -31,6 +33,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from . import exact
+from .exact import numbers_mask, showing, voids_of
 from .record import replay, to_record
 from .state import (
     ACTIONS,
@@ -44,10 +48,15 @@ from .state import (
     legal_actions,
     play_out,
 )
-from .tiles import ALL, HI, IS_DOUBLE, LO, PIPS, SUIT, tiles_of
+from .tiles import ALL, HI, IS_DOUBLE, LO, PIPS, tiles_of
 
 LEVELS = ("easy", "medium", "strong")
 DEFAULT_PLAYOUTS = 600
+# The strong level solves every deal it cannot tell apart (exact.py) while they are at most
+# this many and fit in its budget of the solver's positions (so many per playout it may
+# make: a small budget plays out instead); else it plays out.
+STRONG_DEALS = 400
+NODES_PER_PLAYOUT = 100
 _PLAY_KIND, _PASS_KIND, _DRAW_KIND = 0, 1, 2
 
 
@@ -73,68 +82,8 @@ def seat_view(state: HandState, seat: int) -> SeatView:
         seat,
         blank,
         tuple(h.bit_count() for h in state.hands),
-        _voids(blank),
+        voids_of(blank),
     )
-
-
-def _showing(ends: Sequence[int]) -> int:
-    """The numbers showing on the open ends, as a mask of bits 0-6."""
-    mask = 0
-    for code in ends:
-        if code >= 0:
-            mask |= 1 << (code & 7)
-    return mask
-
-
-def _voids(state: HandState) -> tuple[int, ...]:
-    """The numbers each seat is known not to hold, from the public actions and line alone.
-
-    A pass or a draw shows that the seat held neither open number; tiles drawn on a later
-    turn may hold anything, so a seat's earlier voids are dropped when it draws again.
-    """
-    setup = state.setup
-    n = len(state.hands)
-    voids = [0] * n
-    drew_on = [-1] * n  # the index of the last action with which each seat started drawing
-    line = state.line
-    # The open ends after each play, replayed from the line the engine recorded.
-    nums = [-1, -1, -1, -1]
-    spinner = bool(line) and setup.rules.spinner and IS_DOUBLE[line[0][0]]
-    covered = [False, False]
-    seat, played = setup.opener, 0
-    previous = None
-    for i, action in enumerate(state.actions):
-        kind = ACTIONS[action][0]
-        if kind == _PLAY_KIND:
-            tile, end, outer = line[played]
-            played += 1
-            if end < 0:
-                nums[0], nums[1] = outer, HI[tile] if LO[tile] == outer else LO[tile]
-            else:
-                nums[end] = outer
-                if end < 2:
-                    covered[end] = True
-                if spinner and nums[2] < 0 and all(covered):
-                    nums[2] = nums[3] = LO[line[0][0]]
-            seat, previous = (seat + 1) % n, _PLAY_KIND
-            continue
-        if kind == _DRAW_KIND and not (previous == _DRAW_KIND and drew_on[seat] >= 0):
-            voids[seat] = 0  # a new turn of drawing: earlier voids no longer cover every tile
-            drew_on[seat] = i
-        voids[seat] |= _showing(nums)
-        previous = kind
-        if kind == _PASS_KIND:
-            seat = (seat + 1) % n
-    return tuple(voids)
-
-
-def _numbers_mask(voids: int) -> int:
-    """The tiles that show one of the numbers in `voids`."""
-    mask = 0
-    for number in range(7):
-        if voids >> number & 1:
-            mask |= SUIT[number]
-    return mask
 
 
 def determinise(view: SeatView, rng: random.Random) -> HandState:
@@ -157,6 +106,7 @@ def determinise(view: SeatView, rng: random.Random) -> HandState:
         hands = _deal_hidden(unknown, others, view, known, rng, strict)
         if hands is not None:
             break
+    assert hands is not None, "a deal without the voids always exists"
     rest, assigned = hands
     full = list(state.hands)
     for s, mask in assigned.items():
@@ -193,7 +143,7 @@ def _deal_hidden(
     """Deal `unknown` to the other seats' free places and the rest (boneyard, sleeping
     tiles) at random: a randomised depth-first search, most constrained tile first, so that a
     consistent deal is found whenever one exists (within a bound on the search)."""
-    forbidden = {s: _numbers_mask(view.voids[s]) if strict else 0 for s in others}
+    forbidden = {s: numbers_mask(view.voids[s]) if strict else 0 for s in others}
     room = {s: view.counts[s] - known.get(s, 0).bit_count() for s in others}
     room[-1] = len(unknown) - sum(room.values())
     allowed = {
@@ -327,6 +277,8 @@ def _medium_score(view: SeatView, action: str) -> float:
     state = view.state
     seat = view.seat
     n = len(state.hands)
+    if action in CHOICES:  # a five-doubles choice: keep the points
+        return float(action == "points")
     kind, tile, _, _ = ACTIONS[action]
     if kind != _PLAY_KIND:
         return 0.0
@@ -335,19 +287,19 @@ def _medium_score(view: SeatView, action: str) -> float:
     if after.status in ENDED:
         return 1000.0 + after.points[side]  # a domino ends the hand in our favour
     hand = after.hands[seat]
-    showing = _showing(after.ends)
+    shown = showing(after.ends)
     numbers = {LO[t] for t in tiles_of(hand)} | {HI[t] for t in tiles_of(hand)}
-    follow = sum(1 for t in tiles_of(hand) if (1 << LO[t] | 1 << HI[t]) & showing)
+    follow = sum(1 for t in tiles_of(hand) if (1 << LO[t] | 1 << HI[t]) & shown)
     score = PIPS[tile] + (4.0 if IS_DOUBLE[tile] else 0.0)
     score += 1.5 * len(numbers) + 1.0 * follow
     score += 3.0 * (after.points[side] - state.points[side])
     if state.setup.rules.pairs:
         partner, rival = (seat + 2) % n, (seat + 1) % n
-        score += 4.0 * (view.voids[rival] & showing).bit_count()
-        score -= 3.0 * (view.voids[partner] & showing).bit_count()
-        score += 1.5 * (_led_by(state, partner) & showing).bit_count()
+        score += 4.0 * (view.voids[rival] & shown).bit_count()
+        score -= 3.0 * (view.voids[partner] & shown).bit_count()
+        score += 1.5 * (_led_by(state, partner) & shown).bit_count()
     else:
-        score += 4.0 * (view.voids[(seat + 1) % n] & showing).bit_count()
+        score += 4.0 * (view.voids[(seat + 1) % n] & shown).bit_count()
     return score
 
 
@@ -388,7 +340,20 @@ def _strong(
     actions = legal_actions(view.state)
     if len(actions) == 1:
         return actions[0]
-    values = action_values(view, rng, playouts, seconds)
+    values: dict[str, float] | None = None
+    if view.state.status == PLAY:  # few deals left to tell apart: solved exactly
+        valued = exact.value_decision(
+            view.state,
+            rng,
+            counts=view.counts,
+            exact_deals=STRONG_DEALS,
+            samples=0,
+            nodes=playouts * NODES_PER_PLAYOUT,
+            limit=playouts * NODES_PER_PLAYOUT,
+        )
+        values = None if valued is None else valued.values
+    if values is None:
+        values = action_values(view, rng, playouts, seconds)
     best = max(values.values())
     # Among equal values, the medium bot's rules of thumb break the tie.
     tied = [a for a in actions if values[a] >= best - 1e-9]
@@ -430,6 +395,9 @@ class MoveReview:
     value: float  # the expected points of the action for the seat's side
     best_value: float
     exposed: int | None  # a number the action left open that the best action did not
+    method: str = "estimated"  # exact (every deal solved), sampled, or estimated (playouts)
+    error: float = 0.0  # the standard error of the cost (sampled deals)
+    deals: int = 0  # deals solved
 
     @property
     def cost(self) -> float:
@@ -445,14 +413,18 @@ class MoveReview:
             "best_value": round(self.best_value, 2),
             "cost": round(self.cost, 2),
             "exposed": self.exposed,
+            "method": self.method,
+            "error": round(self.error, 2),
+            "deals": self.deals,
         }
 
 
 COSTLY = 2.0  # expected points: below this, a move is not marked as costly
+REVIEW_NODES = 60_000  # the solver's positions per decision of a review (about half a second)
 
 
 def _ends_after(state: HandState, action: str) -> int:
-    return _showing(apply(state, action)[0].ends)
+    return showing(apply(state, action)[0].ends)
 
 
 def review_hand(
@@ -460,12 +432,16 @@ def review_hand(
     rng: random.Random,
     playouts: int = 300,
     progress: Callable[[int, int], None] | None = None,
+    nodes: int = REVIEW_NODES,
 ) -> dict[str, Any]:
     """Every decision of a finished hand valued against the best available one.
 
     Each decision (an action chosen among several legal ones, or a five-doubles choice) is
-    valued by `action_values` from that seat's view at the time, so a move is judged only
-    on what the seat could know. Returns the reviews, the costliest moves (at least
+    valued from that seat's view at the time, so a move is judged only on what the seat
+    could know: by the solver over every deal the seat could not tell apart (exact.py;
+    `nodes` bounds the positions searched per decision, and a budget that runs out leaves
+    a uniform sample of the deals), else by `playouts` (a five-doubles choice, or a deal
+    too large to solve within the budget). Returns the reviews, the costliest moves (at least
     `COSTLY` expected points lost) and the verdict: the move that lost the hand (the
     costliest that turned the losing side's expected win into a loss, else the costliest),
     or None when no move cost much.
@@ -484,29 +460,48 @@ def review_hand(
     reviews = []
     for done, (i, before, action) in enumerate(decisions):
         chosen = action.removesuffix(AUTO)
-        view = seat_view(before, before.turn)
-        values = action_values(view, rng, playouts, extra=(chosen,))
-        best = max(legal_actions(before), key=lambda a: values[a])
+        valued = None
+        if before.status == PLAY:
+            valued = exact.value_decision(before, rng, nodes=nodes, limit=nodes)
+        if valued is not None:
+            values, best, error = valued.values, valued.best, valued.errors[chosen]
+            method, deals = "exact" if valued.exact else "sampled", valued.deals
+        else:  # a five-doubles choice, or a deal too large to solve: playouts
+            view = seat_view(before, before.turn)
+            values = action_values(view, rng, playouts, extra=(chosen,))
+            best = max(legal_actions(before), key=lambda a: values[a])
+            method, error, deals = "estimated", 0.0, 0
         exposed = None
         if before.status == PLAY and values[best] - values[chosen] >= COSTLY:
             fresh = _ends_after(before, chosen) & ~_ends_after(before, best)
             exposed = fresh.bit_length() - 1 if fresh else None
         index = i - len(final.declarations)
         reviews.append(
-            MoveReview(index, before.turn, chosen, best, values[chosen], values[best], exposed)
+            MoveReview(
+                index,
+                before.turn,
+                chosen,
+                best,
+                values[chosen],
+                values[best],
+                exposed,
+                method,
+                error,
+                deals,
+            )
         )
         if progress is not None:
             progress(done + 1, len(decisions))
     costly = sorted((r for r in reviews if r.cost >= COSTLY), key=lambda r: -r.cost)
     # Where the hand was lost: the costliest move of the losing side that turned an
     # expected win into an expected loss; else the costliest move of all.
-    winner = final.result.winner_side
+    winner = final.result.winner_side if final.result is not None else None
     turning = [
         r
         for r in costly
         if winner is not None and final.setup.side[r.seat] != winner and r.value < 0 <= r.best_value
     ]
-    verdict = (turning or costly or [None])[0]
+    verdict = next(iter(turning or costly), None)
     return {
         "moves": [r.as_dict() for r in reviews],
         "costly": [r.index for r in costly[:3]],

@@ -93,6 +93,7 @@ def _seat_facts(
     rules, sides = setup.rules, setup.side
     side = sides[seat]
     result = final.result
+    assert result is not None  # the facts are of an ended hand
     outcome = hand_outcome(final)
     opened = setup.opener == seat and bool(final.line)
     last_tile = final.line[-1][0]

@@ -40,6 +40,7 @@ def hand_outcome(state: HandState) -> HandOutcome:
     normal = tuple(map(add, setup.normal_before, state.normal))
     if state.status not in ENDED:
         return HandOutcome(scores, normal, None, False, None, False)
+    assert state.result is not None  # an ended hand has its result
     return HandOutcome(
         scores, normal, state.result.next_leader, *match_end(setup.rules, scores, normal)
     )
@@ -88,6 +89,17 @@ def start_hand(
         hand_number=match.hand_number,
         players=match.players,
     )
+
+
+def time_up(match: Match) -> Match:
+    """The match at its time limit, between hands: the side ahead wins (never by a lisa,
+    which needs the target); level, it goes on, and the next hand's end decides."""
+    if match.over:
+        return match
+    best = max(match.scores) if match.rules.scoring == "winner" else min(match.scores)
+    if match.scores.count(best) > 1:
+        return match
+    return replace(match, over=True, winner=match.scores.index(best), shutout=False)
 
 
 def finish_hand(match: Match, state: HandState) -> Match:

@@ -4,19 +4,21 @@ from typing import Any
 
 from .errors import EngineError
 from .match import hand_outcome
-from .rules import Rules, rules_from_spec, rules_to_spec
+from .rules import rules_from_spec, rules_to_spec
 from .state import DECLARE, ENDED, PLAY, REDEAL, HandState, apply_all, declare, new_hand
 from .tiles import NAME
+
+Json = dict[str, Any]
 
 RECORD_FORMAT = "domino-hand/1"
 RULING_FORMAT = "domino-ruling/1"
 
 
-def _fault(code: str, message: str, action: int | None = None, seat: int | None = None) -> dict:
+def _fault(code: str, message: str, action: int | None = None, seat: int | None = None) -> Json:
     return {"action": action, "seat": seat, "code": code, "message": message}
 
 
-def _early_ruling(error: dict, sides: int) -> dict:
+def _early_ruling(error: Json, sides: int) -> Json:
     """A fault in the record, the rules, the deal or the boneyard: nothing is scored."""
     zeros = [0] * sides
     return {
@@ -39,7 +41,7 @@ def _early_ruling(error: dict, sides: int) -> dict:
     }
 
 
-def ruling(state: HandState, error: dict | None = None) -> dict:
+def ruling(state: HandState, error: Json | None = None) -> Json:
     """The ruling for a replayed hand (`error`: the first fault, if any)."""
     ended = state.status in ENDED and (error is None or error["code"] == "after_end")
     out = hand_outcome(state) if ended else hand_outcome(state._replace(status=PLAY))
@@ -78,8 +80,8 @@ def _read_declarations(value: Any) -> list[tuple[int, str]]:
     return [(d["seat"], d["choice"]) for d in value]
 
 
-def _start(record: Any) -> tuple[Rules | None, Any]:
-    """Read a record up to its deal: (rules, HandState, declarations, opener, actions)."""
+def _start(record: Any) -> tuple[HandState, list[tuple[int, str]], int | None, list[Any]]:
+    """Read a record up to its deal: (HandState, declarations, opener, actions)."""
     if not isinstance(record, dict):
         raise EngineError("bad_record", "a hand record must be a JSON object")
     if record.get("format") != RECORD_FORMAT:
@@ -116,7 +118,17 @@ def _sides(record: Any) -> int:
         return 0
 
 
-def adjudicate(record: dict) -> dict:
+def _wrong_opener(state: HandState, opener: int | None) -> EngineError | None:
+    """The record names a seat that does not open under its rules (a redeal opens nobody,
+    so its record's opener is not checked: docs/hand-record.md)."""
+    if opener is None or state.status == REDEAL or opener == state.setup.opener:
+        return None
+    return EngineError(
+        "wrong_opener", f"seat {state.setup.opener} opens under these rules, not seat {opener}"
+    )
+
+
+def adjudicate(record: Json) -> Json:
     """Replay a hand record through the state machine and rule on it (docs/hand-record.md)."""
     try:
         state, declarations, opener, actions = _start(record)
@@ -129,30 +141,29 @@ def adjudicate(record: dict) -> dict:
             state = declare(state, state.turn, "points")[0]
     except EngineError as e:
         return ruling(state, _fault(e.code, e.message, None, seat))
-    if opener is not None and state.status != REDEAL and opener != state.setup.opener:
-        message = f"seat {state.setup.opener} opens under these rules, not seat {opener}"
-        return ruling(state, _fault("wrong_opener", message, None, opener))
+    if (wrong := _wrong_opener(state, opener)) is not None:
+        return ruling(state, _fault(wrong.code, wrong.message, None, opener))
     state, done, error = apply_all(state, tuple(actions))
     if error is not None:
-        seat = None if state.status in ENDED else state.turn
-        return ruling(state, _fault(error.code, error.message, done, seat))
+        at = None if state.status in ENDED else state.turn
+        return ruling(state, _fault(error.code, error.message, done, at))
     return ruling(state)
 
 
-def replay(record: dict) -> HandState:
+def replay(record: Json) -> HandState:
     """The state a valid (possibly unfinished) record leads to; EngineError on any fault."""
     state, declarations, opener, actions = _start(record)
     for seat, choice in declarations:
         state = declare(state, seat, choice)[0]
-    if opener is not None and opener != state.setup.opener:
-        raise EngineError("wrong_opener", f"seat {state.setup.opener} opens, not seat {opener}")
+    if (wrong := _wrong_opener(state, opener)) is not None:
+        raise wrong
     state, _, error = apply_all(state, tuple(actions))
     if error is not None:
         raise error
     return state
 
 
-def to_record(state: HandState) -> dict:
+def to_record(state: HandState) -> Json:
     """The `domino-hand/1` record of a hand as played so far."""
     setup = state.setup
     record: dict[str, Any] = {"format": RECORD_FORMAT, "rules": rules_to_spec(setup.rules)}

@@ -264,6 +264,7 @@ _CACHE: dict[Any, Rules] = {}
 
 def rules_from_spec(spec: Any) -> Rules:
     """The rules of a record's `rules` field: a preset name, or {"preset": ..., options}."""
+    key: Any
     try:
         key = (
             spec

@@ -11,7 +11,7 @@ import itertools
 import random
 import secrets
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from .errors import EngineError, IllegalAction
 from .rules import Rules
@@ -45,10 +45,10 @@ ACTIONS: dict[str, tuple[int, int, int, int]] = {}
 for _suffix in ("", AUTO):
     ACTIONS["pass" + _suffix] = (_PASS, -1, -1, -1)
     ACTIONS["draw" + _suffix] = (_DRAW, -1, -1, -1)
-    for _name, (_tile, _first) in PARSE.items():
-        ACTIONS[_name + _suffix] = (_PLAY, _tile, -1, _first)
+    for _name, (_tile, _half) in PARSE.items():
+        ACTIONS[_name + _suffix] = (_PLAY, _tile, -1, _half)
         for _e, _end in enumerate(END_NAMES):
-            ACTIONS[f"{_name}@{_end}{_suffix}"] = (_PLAY, _tile, _e, _first)
+            ACTIONS[f"{_name}@{_end}{_suffix}"] = (_PLAY, _tile, _e, _half)
 
 
 def _subsets(mask: int) -> list[int]:
@@ -86,6 +86,7 @@ CODE_NAME: tuple[str, ...] = tuple(
 ) + ("pass", "draw")
 _DECODE = tuple(ACTIONS[name] + (name,) if name else None for name in CODE_NAME)
 _PASS_ONLY, _DRAW_ONLY = (PASS_CODE,), (DRAW_CODE,)
+_NO_ENDS = (-1, -1, -1, -1)  # the ends before a play that scores nothing (not needed)
 _FOREVER = itertools.repeat(None)  # what `play_out` loops over: it stops when the hand ends
 
 
@@ -230,8 +231,8 @@ def new_hand(
     masks = tuple([sum(map(_BIT_OF, h)) for h in hands])
     side = _SIDES[rules.pairs][:n]
     opener, forced, need_double, passed = _opening(rules, masks, leader)
-    penalty = ()
-    if passed and rules.no_double_penalty:
+    penalty: tuple[int, ...] = ()
+    if passed and rules.no_double_penalty and leader is not None:
         penalty = tuple(x for x in range(sides) if x != side[leader])
     five = -1
     if rules.five_doubles_points:
@@ -315,7 +316,7 @@ def _read_tiles(names: Any, seat: int | None) -> tuple[int, ...]:
         except TypeError:  # unhashable junk
             hits = None
     if hits is not None and None not in hits:
-        return hits
+        return cast(tuple[int, ...], hits)
     what = "the boneyard" if seat is None else f"the hand of seat {seat}"
     if hits is None or not all(isinstance(x, str) for x in names):
         raise EngineError("bad_record", f"{what} must be a list of tiles")
@@ -397,6 +398,9 @@ def _first(order: list[int], mask: int) -> int:
 
 # The points of a hand so far: its events, points per side, and their normal part.
 Tally = tuple[tuple[Event, ...], tuple[int, ...], tuple[int, ...]]
+# After a play or a pass: the status, the turn, the result (None while the hand goes on),
+# and the tally.
+After = tuple[str, int, Result | None, tuple[Event, ...], tuple[int, ...], tuple[int, ...]]
 
 
 def _score(
@@ -438,7 +442,7 @@ def _pass_points(
     )
 
 
-def _play_points(
+def _play_scores(
     setup: Setup,
     events: tuple[Event, ...],
     points: tuple[int, ...],
@@ -447,13 +451,16 @@ def _play_points(
     seat: int,
     tile: int,
     again: bool,
-    hands: tuple[int, ...],
+    hands: Sequence[int],
     ends: tuple[int, ...],
     before: tuple[int, ...],
-    line: tuple[tuple[int, int, int], ...],
-) -> Tally:
+    line: Sequence[tuple[int, int, int]],
+    turn: int,
+) -> After:
     """What a play scores, one rule family after another (docs/rules.md, section 4):
-    the table count, the galo, the opening bonus, and the bonuses of the last tile."""
+    the table count, the galo, the opening bonus, and with the seat's last tile its bonuses
+    and the hand's points (a domino). Returns the status, the turn (`turn` while the hand
+    goes on), the result and the tally (`After`)."""
     rules = setup.rules
     if rules.table_points:
         events, points, normal = _table_points(setup, events, points, normal, i, seat, ends, line)
@@ -463,11 +470,13 @@ def _play_points(
         events, points, normal = _opening_bonus(
             setup, events, points, normal, i, seat, tile, hands, ends
         )
-    if not hands[seat]:
-        events, points, normal = _domino_bonuses(
-            setup, events, points, normal, i, seat, tile, before
-        )
-    return events, points, normal
+    if hands[seat]:
+        return PLAY, turn, None, events, points, normal
+    events, points, normal = _domino_bonuses(setup, events, points, normal, i, seat, tile, before)
+    events, points, normal, result = _hand_points(
+        setup, hands, i, events, points, normal, seat, None
+    )
+    return DOMINO, -1, result, events, points, normal
 
 
 def _table_points(
@@ -478,7 +487,7 @@ def _table_points(
     i: int,
     seat: int,
     ends: tuple[int, ...],
-    line: tuple[tuple[int, int, int], ...],
+    line: Sequence[tuple[int, int, int]],
 ) -> Tally:
     """Table points (`table_points`): a play that leaves a table count that is a multiple
     of 5 scores that count."""
@@ -518,7 +527,7 @@ def _opening_bonus(
     i: int,
     seat: int,
     tile: int,
-    hands: tuple[int, ...],
+    hands: Sequence[int],
     ends: tuple[int, ...],
 ) -> Tally:
     """The opening bonus (`opening_bonus_double`, `opening_bonus_other`; pairs only): the
@@ -622,7 +631,7 @@ def _fits(ends: tuple[int, ...]) -> int:
     return _FIT[ends[0]] | _FIT[ends[1]] | _FIT[ends[2]] | _FIT[ends[3]]
 
 
-def _count(ends: tuple[int, ...], line: tuple[tuple[int, int, int], ...]) -> int:
+def _count(ends: tuple[int, ...], line: Sequence[tuple[int, int, int]]) -> int:
     if len(line) == 1:
         return PIPS[line[0][0]]
     return _END_COUNT[ends[0]] + _END_COUNT[ends[1]] + _ARM_COUNT[ends[2]] + _ARM_COUNT[ends[3]]
@@ -643,7 +652,8 @@ def _unnamed_end(state: HandState, tile: int) -> int:
     """Where a tile without @END goes: the first legal end, if the choice does not matter.
 
     It does not matter when playing it on each legal end leaves the same open ends and
-    table count (decision 2); a hand's last tile only matters under `table_points`.
+    table count (docs/hand-record.md, "Actions"); a hand's last tile only matters under
+    `table_points`.
     """
     before = state.ends
     cover = _COVER[tile]
@@ -710,21 +720,40 @@ def play_out(state: HandState, policy: Callable[[tuple[Any, ...]], Any]) -> Hand
     """
     if state.status == DECLARE:
         state = declare(state, state.turn, policy(CHOICES))[0]
-    return _run(state, (), policy)[0]
+    state, _, error = _run(state, (), policy)
+    if error is not None:
+        raise error  # the policy chose an action it was not offered
+    return state
 
 
 def _run(
-    state: HandState, actions: tuple[Any, ...], policy: Callable[[tuple[Any, ...]], Any] | None
+    state: HandState,
+    actions: tuple[Any, ...],
+    policy: Callable[[tuple[Any, ...]], Any] | None,
+    # The plays a policy may choose, by end, bound once as locals (the fastest lookups).
+    on_left: tuple[dict[int, tuple[int, ...]], ...] = _CODES[0],
+    on_right: tuple[dict[int, tuple[int, ...]], ...] = _CODES[1],
+    on_up: tuple[dict[int, tuple[int, ...]], ...] = _CODES[2],
+    on_down: tuple[dict[int, tuple[int, ...]], ...] = _CODES[3],
+    fit: tuple[int, ...] = _FIT,
 ) -> tuple[HandState, int, EngineError | None]:
     """The rules loop: `actions` applied in turn (apply_all), or, given a `policy`, the
-    actions it chooses among the legal ones until the hand ends (play_out)."""
+    actions it chooses among the legal ones until the hand ends (play_out).
+
+    The loop keeps what every action does inline (it is the engine's hot path); what only
+    some do is a step of its own: the policy's options when it has no tile to play
+    (`_no_play`), what a pass scores (`_pass_scores`), a draw (`_draw`), the opening
+    (`_open_line`), an unnamed end (`_unnamed_end`), what a play scores and whether it ends
+    the hand (`_play_scores`), and each fault's reason (`_unplayable`, `_illegal_pass`,
+    `_illegal_play`).
+    """
     (
         setup,
         status,
         turn,
-        hands,
+        dealt,
         drawn,
-        line,
+        line_so_far,
         (left, right, up, down),
         passes,
         last,
@@ -737,120 +766,89 @@ def _run(
     ) = state
     rules = setup.rules
     spinner, table_points, pass_points = rules.spinner, rules.table_points, rules.pass_points
-    boneyard = setup.boneyard
-    bones = len(boneyard)
-    n = len(hands)
-    hands = [*hands]  # changed in place, a tuple again at the end
-    if policy is not None:
-        line = [*line]  # a whole hand's line grows in place (one action: a tuple is cheaper)
-        chosen: list[str] = []  # the actions `policy` chose
-        on_left, on_right, on_up, on_down = _CODES
-        fit = _FIT
+    bones = len(setup.boneyard)
+    n = len(dealt)
+    hands = [*dealt]  # changed in place, a tuple again at the end
+    # A whole hand's line grows in place (one action: a tuple is cheaper).
+    line: Any = line_so_far if policy is None else [*line_so_far]
+    chosen: list[str] = []  # the actions `policy` chose
     error, done = None, -1
+    action: Any
     try:
         for action in actions if policy is None else _FOREVER:
             done += 1
             if policy is None:
-                if status != PLAY:
-                    raise IllegalAction("after_end", "the hand has already ended")
                 try:
                     parsed = ACTIONS.get(action)
                 except TypeError:  # unhashable junk
                     parsed = None
-                if parsed is None:
-                    raise IllegalAction("bad_tile", f"{action!r} is not a tile, 'pass' or 'draw'")
+                if parsed is None or status != PLAY:
+                    raise _unplayable(status, action)
                 kind, tile, end, first = parsed
             else:
                 if status != PLAY:
                     break
                 hand = hands[turn]
-                if line:
-                    legal = on_left[left][hand & fit[left]] + on_right[right][hand & fit[right]]
-                    if up >= 0:
-                        legal += on_up[up][hand & fit[up]] + on_down[down][hand & fit[down]]
-                    if not legal:
-                        legal = _DRAW_ONLY if drawn < bones else _PASS_ONLY
-                elif setup.forced >= 0:
-                    legal = (setup.forced,)
-                else:
-                    legal = tuple(tiles_of(hand & DOUBLES if setup.need_double else hand))
-                kind, tile, end, first, name = _DECODE[policy(legal)]
+                legal = on_left[left][hand & fit[left]] + on_right[right][hand & fit[right]]
+                if up >= 0:
+                    legal += on_up[up][hand & fit[up]] + on_down[down][hand & fit[down]]
+                kind, tile, end, first, name = _DECODE[
+                    policy(legal or _no_play(setup, hand, line, drawn < bones))
+                ]
                 chosen.append(name)
-            if kind != _PLAY:  # a pass or a draw
-                if kind == _PASS:
-                    if not line:
-                        raise IllegalAction("illegal_pass", "the opening cannot be a pass")
-                    if hands[turn] & (_FIT[left] | _FIT[right] | _FIT[up] | _FIT[down]):
-                        raise IllegalAction("illegal_pass", f"seat {turn} holds a tile that fits")
-                    if drawn < bones:
-                        raise IllegalAction(
-                            "illegal_pass", f"seat {turn} must draw from the boneyard"
-                        )
-                    if not passes and pass_points:
-                        events, points, normal = _pass_points(
-                            setup, events, points, normal, len(played) + done, last
-                        )
-                    passes += 1
-                    turn = (turn + 1) % n
-                    if passes == n:
-                        status, turn = BLOCK, -1
-                        events, points, normal, result = _hand_points(
-                            setup, hands, len(played) + done, events, points, normal, None, last
-                        )
-                    continue
-                # A draw.
-                if not rules.boneyard:
-                    raise IllegalAction("illegal_draw", "these rules have no boneyard")
-                if not line:
-                    raise IllegalAction("illegal_draw", "the opening cannot be a draw")
-                if drawn >= bones:
-                    raise IllegalAction("illegal_draw", "the boneyard is empty")
-                if hands[turn] & (_FIT[left] | _FIT[right] | _FIT[up] | _FIT[down]):
-                    raise IllegalAction("illegal_draw", f"seat {turn} holds a tile that fits")
-                hands[turn] |= BIT[boneyard[drawn]]
+            if kind == _PASS:
+                fits = _FIT[left] | _FIT[right] | _FIT[up] | _FIT[down]
+                if not line or hands[turn] & fits or drawn < bones:
+                    raise _illegal_pass(line, hands[turn] & fits, turn)
+                passes += 1
+                turn = (turn + 1) % n
+                if passes == 1 and pass_points or passes == n:  # it scores, or it blocks
+                    status, turn, result, events, points, normal = _pass_scores(
+                        setup, hands, passes, turn, last, len(played) + done, events, points, normal
+                    )
+                continue
+            if kind == _DRAW:
+                hands[turn] = _draw(setup, hands[turn], line, (left, right, up, down), drawn, turn)
                 drawn += 1
                 continue
             # A play: every check comes before any change, so a fault leaves the state whole.
             hand = hands[turn]
             bit = BIT[tile]
-            if not hand & bit:
-                raise IllegalAction("not_in_hand", f"seat {turn} does not hold {NAME[tile]}")
-            hand ^= bit
             again = last == turn
             if line:
+                if end < 0 and hand & bit:  # unnamed: where it goes, if that does not matter
+                    now = _new(
+                        HandState,
+                        (
+                            setup,
+                            status,
+                            turn,
+                            (*hands,),
+                            drawn,
+                            (*line,),
+                            (left, right, up, down),
+                            passes,
+                            last,
+                            points,
+                            normal,
+                            events,
+                            played + actions[:done],
+                            declarations,
+                            result,
+                        ),
+                    )
+                    end = _unnamed_end(now, tile)
+                code = _COVER[tile][
+                    left if end == 0 else right if end == 1 else up if end == 2 else down
+                ]
+                if code < 0 or not hand & bit:
+                    raise _illegal_play(hand & bit, tile, turn)
+                hand ^= bit
                 # An ordinary play (not the last tile, not after every other seat passed, no
                 # table count) scores nothing; any other is scored, on the ends before it too.
                 plain = hand and not again and not table_points
-                before = None if plain else (left, right, up, down)
-                cover = _COVER[tile]
-                if end < 0:
-                    if up < 0 and (cover[left] < 0) != (cover[right] < 0):
-                        end = 0 if cover[right] < 0 else 1  # the one legal place
-                    else:
-                        now = _new(
-                            HandState,
-                            (
-                                setup,
-                                status,
-                                turn,
-                                tuple(hands),
-                                drawn,
-                                tuple(line),
-                                (left, right, up, down),
-                                passes,
-                                last,
-                                points,
-                                normal,
-                                events,
-                                played + actions[:done],
-                                declarations,
-                                result,
-                            ),
-                        )
-                        end = _unnamed_end(now, tile)
-                code = cover[left if end == 0 else right if end == 1 else up if end == 2 else down]
-                if code < 0:
-                    raise IllegalAction("does_not_fit", f"{NAME[tile]} does not fit that end")
+                before = _NO_ENDS if plain else (left, right, up, down)
+                # The ends with the one it covers changed.
                 if end == 0:
                     left = code
                 elif end == 1:
@@ -859,34 +857,25 @@ def _run(
                     up = code
                 else:
                     down = code
-                if spinner and up < 0 and not (left | right) & EMPTY:
-                    opening = line[0][0]
-                    if IS_DOUBLE[opening]:  # both arms of a double opening are covered
-                        up = down = LO[opening] | DOUBLE | EMPTY
+                if spinner and up < 0 and not (left | right) & EMPTY and IS_DOUBLE[line[0][0]]:
+                    up = down = LO[line[0][0]] | DOUBLE | EMPTY  # a double opening's arms open
                 line += ((tile, end, code & 7),)
             else:
-                if setup.forced >= 0 and tile != setup.forced:
-                    raise IllegalAction(
-                        "wrong_opening_tile", f"the hand must open with {NAME[setup.forced]}"
-                    )
-                if setup.need_double and not IS_DOUBLE[tile]:
-                    raise IllegalAction("wrong_opening_tile", "the winner must open with a double")
                 plain, before = False, (left, right, up, down)
-                flags = DOUBLE | EMPTY if IS_DOUBLE[tile] else EMPTY
-                left, right, up, down = first | flags, _COVER[tile][first] & 7 | flags, -1, -1
+                left, right, up, down = _open_line(setup, hand, tile, first, turn)
+                hand ^= bit
                 line += ((tile, -1, first),)
             hands[turn] = hand
             seat = last = turn
             passes, turn = 0, (turn + 1) % n
             if plain:
                 continue
-            i = len(played) + done
-            events, points, normal = _play_points(
+            status, turn, result, events, points, normal = _play_scores(
                 setup,
                 events,
                 points,
                 normal,
-                i,
+                len(played) + done,
                 seat,
                 tile,
                 again,
@@ -894,18 +883,11 @@ def _run(
                 (left, right, up, down),
                 before,
                 line,
+                turn,
             )
-            if not hand:
-                status, turn = DOMINO, -1
-                events, points, normal, result = _hand_points(
-                    setup, hands, i, events, points, normal, seat, None
-                )
     except EngineError as e:
-        if policy is not None:
-            raise  # a policy that chose an action it was not offered
         error, actions = e, actions[:done]
-    if policy is not None:
-        actions = tuple(chosen)
+    applied = actions if policy is None else tuple(chosen)  # given, or chosen by the policy
     return (
         _new(
             HandState,
@@ -922,14 +904,112 @@ def _run(
                 points,
                 normal,
                 events,
-                played + actions,
+                played + applied,
                 declarations,
                 result,
             ),
         ),
-        len(actions),
+        len(applied),
         error,
     )
+
+
+def _unplayable(status: str, action: Any) -> IllegalAction:
+    """Why an action cannot be applied at all: the hand has ended, or it is no action."""
+    if status != PLAY:
+        return IllegalAction("after_end", "the hand has already ended")
+    return IllegalAction("bad_tile", f"{action!r} is not a tile, 'pass' or 'draw'")
+
+
+def _no_play(setup: Setup, hand: int, line: Sequence[Any], can_draw: bool) -> tuple[int, ...]:
+    """The legal actions, as action codes, of a seat with no tile to play on the line: the
+    tiles it may open with, else a draw while the boneyard lasts, else a pass."""
+    if line:
+        return _DRAW_ONLY if can_draw else _PASS_ONLY
+    if setup.forced >= 0:
+        return (setup.forced,)
+    return tuple(tiles_of(hand & DOUBLES if setup.need_double else hand))
+
+
+def _illegal_pass(line: Sequence[Any], fitting: int, turn: int) -> IllegalAction:
+    """Why a pass is not allowed (docs/rules.md section 3): before the opening, while the
+    seat holds a tile that fits (`fitting`), or while it can still draw."""
+    if not line:
+        return IllegalAction("illegal_pass", "the opening cannot be a pass")
+    if fitting:
+        return IllegalAction("illegal_pass", f"seat {turn} holds a tile that fits")
+    return IllegalAction("illegal_pass", f"seat {turn} must draw from the boneyard")
+
+
+def _pass_scores(
+    setup: Setup,
+    hands: Sequence[int],
+    passes: int,
+    turn: int,
+    last: int,
+    i: int,
+    events: tuple[Event, ...],
+    points: tuple[int, ...],
+    normal: tuple[int, ...],
+) -> After:
+    """What pass `i` scores, the `passes`-th in a row: the first after a play scores pass
+    points (`pass_points`) for the side that made it; the last of every seat blocks the
+    hand, scored by `_hand_points`. Returns the status, the turn, the result and the tally
+    (`After`)."""
+    if passes == 1 and setup.rules.pass_points:
+        events, points, normal = _pass_points(setup, events, points, normal, i, last)
+    if passes < len(hands):
+        return PLAY, turn, None, events, points, normal
+    events, points, normal, result = _hand_points(
+        setup, hands, i, events, points, normal, None, last
+    )
+    return BLOCK, -1, result, events, points, normal
+
+
+def _illegal_play(held: int, tile: int, turn: int) -> IllegalAction:
+    """Why a tile cannot be played there: the seat does not hold it (`held` is 0), or it
+    does not fit that end."""
+    if not held:
+        return IllegalAction("not_in_hand", f"seat {turn} does not hold {NAME[tile]}")
+    return IllegalAction("does_not_fit", f"{NAME[tile]} does not fit that end")
+
+
+def _draw(
+    setup: Setup,
+    hand: int,
+    line: Sequence[Any],
+    ends: tuple[int, int, int, int],
+    drawn: int,
+    turn: int,
+) -> int:
+    """The hand of `turn` after it draws (docs/rules.md section 3): legal in a draw game after the
+    opening, from a boneyard that still holds tiles, by a seat holding no tile that fits;
+    the boneyard's next tile joins the hand."""
+    if not setup.rules.boneyard:
+        raise IllegalAction("illegal_draw", "these rules have no boneyard")
+    if not line:
+        raise IllegalAction("illegal_draw", "the opening cannot be a draw")
+    if drawn >= len(setup.boneyard):
+        raise IllegalAction("illegal_draw", "the boneyard is empty")
+    if hand & _fits(ends):
+        raise IllegalAction("illegal_draw", f"seat {turn} holds a tile that fits")
+    return hand | BIT[setup.boneyard[drawn]]
+
+
+def _open_line(
+    setup: Setup, hand: int, tile: int, first: int, turn: int
+) -> tuple[int, int, int, int]:
+    """The ends after `turn` opens with `tile`, its half `first` on the left: a tile of its
+    `hand`, the one the rules force if any, a double if the previous hand's winner must
+    open with one."""
+    if not hand & BIT[tile]:
+        raise IllegalAction("not_in_hand", f"seat {turn} does not hold {NAME[tile]}")
+    if setup.forced >= 0 and tile != setup.forced:
+        raise IllegalAction("wrong_opening_tile", f"the hand must open with {NAME[setup.forced]}")
+    if setup.need_double and not IS_DOUBLE[tile]:
+        raise IllegalAction("wrong_opening_tile", "the winner must open with a double")
+    flags = DOUBLE | EMPTY if IS_DOUBLE[tile] else EMPTY
+    return first | flags, _COVER[tile][first] & 7 | flags, -1, -1
 
 
 def _declare_action(state: HandState, action: Any) -> HandState:
@@ -944,7 +1024,7 @@ def _declare_action(state: HandState, action: Any) -> HandState:
 
 def _hand_points(
     setup: Setup,
-    hands: tuple[int, ...],
+    hands: Sequence[int],
     i: int,
     events: tuple[Event, ...],
     points: tuple[int, ...],
@@ -955,14 +1035,16 @@ def _hand_points(
     """The hand's normal points, last of all, and its result (winner, next leader): who won
     a domino or a block, then what the hand scores."""
     pips = list(map(pips_of, hands))
+    shown: int | None
     if domino is not None:
         shown, win, leader, won = _domino_winner(setup, pips, domino)
     else:
+        assert blocker is not None  # a hand ends in a domino or a block
         decided = _block_winner(setup, pips, blocker)
         if decided is None:  # tied sides: nobody scores
             opener = {"previous_opener": setup.opener, "blocker": blocker}
-            leader = opener.get(setup.rules.after_tie_opener)
-            return events, points, normal, _new(Result, (None, None, blocker, leader))
+            tie_leader = opener.get(setup.rules.after_tie_opener)
+            return events, points, normal, _new(Result, (None, None, blocker, tie_leader))
         shown, win, leader, won = decided
     events, points, normal = _hand_score(setup, events, points, normal, i, pips, shown, win, won)
     return events, points, normal, _new(Result, (shown, win, blocker, leader))
@@ -989,6 +1071,7 @@ def _block_winner(
     rules, side = setup.rules, setup.side
     n = len(pips)
     order = [(blocker + 1 + k) % n for k in range(n)]
+    shown: int | None
     if rules.block_winner == "blocker_vs_next":
         seat = shown = blocker if pips[blocker] <= pips[order[0]] else order[0]
         win = side[seat]

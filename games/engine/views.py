@@ -3,7 +3,7 @@
 from typing import Any
 
 from .match import hand_outcome
-from .record import rules_to_spec
+from .rules import rules_to_spec
 from .state import DECLARE, ENDED, HandState, legal_actions, table_count
 from .tiles import DOUBLE, EMPTY, END_NAMES, IS_DOUBLE, NAME, PIPS, other_half, tiles_of
 
@@ -75,6 +75,7 @@ def view(state: HandState, seat: int | None = None, full: bool = False) -> dict[
         data["boneyard_tiles"] = [NAME[t] for t in setup.boneyard[state.drawn :]]
     if ended:
         result = state.result
+        assert result is not None  # an ended hand has its result
         data["result"] = {
             "ended": state.status,
             "winner": None

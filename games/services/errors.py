@@ -26,6 +26,7 @@ MESSAGES = {
     "bad_level": _("There is no such bot level."),
     "not_finished": _("This table has not finished yet."),
     "no_queue": _("There is no such queue."),
+    "no_player": _("Sit down first: bots do not play a table without a person."),
 }
 
 

@@ -52,6 +52,10 @@ def table_facts(table: Table) -> dict:
         "status": table.status,
         "hand_number": table.hand_number,
         "deadline": None if table.deadline is None else table.deadline.timestamp(),
+        # Nobody plays at this casual table: the clock stopped, `deadline` is when it closes.
+        "paused": table.paused is not None,
+        # the match's time limit (an online event's round deadline): docs/live-protocol.md
+        "ends": None if table.ends is None else table.ends.timestamp(),
         "ready": list(table.ready),
         "offline": list(table.offline),
         "scores": match.get("scores", [0] * rules.sides),
@@ -72,12 +76,21 @@ def table_facts(table: Table) -> dict:
 
 
 def finish_reason(table: Table) -> str | None:
-    """Why a finished table finished: a forfeit, the target reached, or every seat a bot."""
+    """Why a finished table finished: the target reached, the time limit, a forfeit, closed
+    after nobody came back to it (casual), or abandoned (every side absent for a whole
+    hand)."""
     if table.status != Table.Status.FINISHED:
         return None
     if table.forfeit_side is not None:
         return "forfeit"
-    return "target" if (table.match or {}).get("over") else "abandoned"
+    match = table.match or {}
+    if match.get("abandoned"):
+        return "abandoned"
+    if match.get("timed"):
+        return "time"
+    if match.get("over"):
+        return "target"
+    return "closed" if table.paused is not None else "abandoned"
 
 
 def passed(state: HandState) -> list[int]:

@@ -16,7 +16,7 @@ from datetime import timedelta
 
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import DataError, IntegrityError, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.models import Presence, Seat
@@ -45,7 +45,7 @@ def arrive(table_id: int, user: AbstractBaseUser, channel: str) -> None:
                 process=PROCESS,
                 seen=timezone.now(),
             )
-    except (IntegrityError, DataError):  # no such table (an id past any, or deleted)
+    except IntegrityError:  # no such table (deleted, or an id past any)
         return
     if _seated(table_id, user.pk):
         tables.presence_changed(table_id)

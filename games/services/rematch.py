@@ -17,7 +17,7 @@ def play_again(table: Table, user: AbstractBaseUser) -> Table | None:
     and sit in their seats too. A matchmade table's player joins the same queue, of the
     same rule set (a duo with the same partner, if a person).
     """
-    if table.fixture_id is not None:
+    if table.competes:
         raise TableError("not_casual")
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)

@@ -12,7 +12,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from config.celery import queue_on_commit
+from core.tasks import queue_on_commit
 from games.engine import ENDED, EngineError, replay, review_hand
 from games.models import Hand, HandReview
 from league.permissions import can
@@ -91,11 +91,11 @@ def run_review(review_id: int) -> None:
 
 
 def may_see_hand(user, hand: Hand) -> bool:
-    """A live hand's record and review: its table's players, and its event's organisers and
-    referees."""
+    """A live hand's record and review: its table's players, its event's organisers and
+    referees, and site staff (who judge the fair-play cases of ranked tables)."""
     if not user.is_authenticated:
         return False
-    if hand.table.seats.filter(user=user).exists():
+    if user.is_staff or hand.table.seats.filter(user=user).exists():
         return True
     fixture = hand.table.fixture
     return fixture is not None and (

@@ -7,7 +7,7 @@ table's group rung, with public facts only (see `messages.py`).
 """
 
 import random
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -15,7 +15,6 @@ from django.db import IntegrityError, transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
-from config.celery import queue_on_commit
 from games.engine import (
     DECLARE,
     ENDED,
@@ -32,10 +31,13 @@ from games.engine import (
     new_match,
     rules_from_spec,
     start_hand,
+    time_up,
     to_record,
 )
 from games.engine.state import REDEAL
+from games.fairplay.services import queue_hand as queue_fair_play
 from games.models import Action, BotLevel, Hand, Presence, Seat, Table
+from games.stats.services import queue_live_hand
 from league.accounts import player_for
 
 from . import messages, ratings
@@ -43,6 +45,8 @@ from .errors import TableError
 from .messages import hand_state
 
 NEXT_HAND_SECONDS = 30
+# A casual table nobody plays at waits this long for somebody to come back, then closes.
+PAUSED_CLOSES_AFTER = timedelta(hours=24)
 CLIENT_ID_MAX = 64
 _BOT_RNG = random.SystemRandom()
 # A strong bot's search, per move: it holds the table's lock meanwhile (medium takes ~1 ms).
@@ -52,7 +56,6 @@ BOT_BUDGET = {"playouts": 400, "seconds": 0.5}
 deadline_set = Signal()
 fixture_finished = Signal()
 # The statistics' task that counts a stored hand (games/stats/tasks.py).
-STATS_TASK = "stats.count_live_hand"
 
 
 # ---------------------------------------------------------------- reading a table
@@ -119,6 +122,37 @@ def _offline(table: Table) -> list[int]:
     return [s.number for s in _seats(table) if s.user_id is not None and s.user_id not in here]
 
 
+def _anybody_playing(table: Table) -> bool:
+    """A person plays at the table: a seat of theirs that no bot holds, and they are here."""
+    return any(
+        s.user_id is not None and not s.bot and s.number not in table.offline for s in _seats(table)
+    )
+
+
+# ---------------------------------------------------------------- pausing a casual table
+
+
+def _pause(table: Table) -> None:
+    """Nobody plays at this casual table any more: the bots wait, no clock runs, and the
+    deadline is when the table closes if nobody comes back (`time_out` closes it)."""
+    if not table.casual or table.paused is not None or table.status not in _LIVE:
+        return
+    table.paused = timezone.now()
+    table.deadline = table.paused + PAUSED_CLOSES_AFTER
+
+
+def _resume(table: Table) -> None:
+    """Somebody plays again: the table goes on where it was, the turn's clock afresh."""
+    if table.paused is None:
+        return
+    table.paused = None
+    table.deadline = None
+    if table.status == Table.Status.PLAYING:
+        table.deadline = _deadline(hand_state(table))
+    else:
+        _pause_deadline(table)
+
+
 # ---------------------------------------------------------------- committing a change
 
 
@@ -142,7 +176,17 @@ def _commit(table: Table, fields: list[str], event: dict, *, new_version: bool =
         )
 
 
-_HAND_FIELDS = ["state", "status", "deadline", "match", "ready", "forfeit_side", "finished"]
+_HAND_FIELDS = [
+    "state",
+    "status",
+    "deadline",
+    "match",
+    "ready",
+    "forfeit_side",
+    "finished",
+    "paused",
+]
+_LIVE = (Table.Status.PLAYING, Table.Status.BETWEEN)
 
 
 def _deadline(state: HandState) -> datetime:
@@ -151,13 +195,18 @@ def _deadline(state: HandState) -> datetime:
     return timezone.now() + timedelta(seconds=seconds)
 
 
-def _start_hand(table: Table) -> HandState:
-    state = start_hand(match_of(table))
+def _dealt(table: Table, state: HandState) -> None:
+    """The table with `state`, a hand just dealt, in play."""
     table.state = to_record(state)
     table.hand_number = state.setup.hand_number
     table.status = Table.Status.PLAYING
     table.ready = []
     table.deadline = _deadline(state)
+
+
+def _start_hand(table: Table) -> HandState:
+    state = start_hand(match_of(table))
+    _dealt(table, state)
     _commit(table, _HAND_FIELDS + ["hand_number", "offline"], {"kind": "deal"})
     return _run_bots(table, state)
 
@@ -215,29 +264,59 @@ def _end_hand(table: Table, state: HandState) -> None:
     hand = Hand.objects.create(
         table=table, number=table.hand_number, record=record, ruling=adjudicate(record)
     )
-    queue_on_commit(STATS_TASK, hand.pk)  # games/stats: the players' statistics
+    queue_live_hand(hand.pk)  # the players' statistics
+    queue_fair_play(hand.pk)  # checked at ranked and competition tables only
     match = finish_hand(match_of(table), state)
     history = (table.match or {}).get("history", [])
     entry = {"hand": table.hand_number, "ended": state.status, "points": list(state.points)}
     table.match = _match_dict(match) | {"history": [*history, entry]}
     table.deadline = None
+    if _time_up(table, match):
+        return
     absent = _absent_seats(table, state)
+    abandoned = False
     if absent and table.absence == Table.Absence.FORFEIT:
-        table.forfeit_side = state.setup.side[absent[0]]
+        sides = sorted({state.setup.side[seat] for seat in absent})
+        abandoned = len(sides) == state.setup.rules.sides  # nobody was there to win it
+        table.forfeit_side = None if abandoned else sides[0]
     elif absent:
         _make_bots(table, absent)
-    bots = _bot_seats(table)
-    if match.over or table.forfeit_side is not None or len(bots) == len(_seats(table)):
-        table.status = Table.Status.FINISHED
-        table.finished = timezone.now()
-        if table.fixture_id is not None:
-            transaction.on_commit(lambda pk=table.pk: fixture_finished.send(Table, table_id=pk))
-        if table.kind == Table.Kind.RANKED:
-            ratings.ranked_finished(table)
+    if abandoned:
+        table.match["abandoned"] = True
+    if match.over or table.forfeit_side is not None or abandoned:
+        _finish(table, rated=not abandoned)
         return
     table.status = Table.Status.BETWEEN
-    table.ready = sorted(bots)
+    table.ready = _bot_seats(table)
     _pause_deadline(table)
+    if not _anybody_playing(table):
+        _pause(table)
+
+
+def _finish(table: Table, *, rated: bool) -> None:
+    """The match is over; a fixture's result goes in (games/services/fixtures.py: a match
+    every side left is not played, each side's forfeit) and a ranked match is rated, unless
+    nobody played it (`rated` false: every side absent for a whole hand)."""
+    table.status = Table.Status.FINISHED
+    table.finished = timezone.now()
+    table.deadline = None
+    if table.competes:  # a match nobody played too: each side forfeited it
+        transaction.on_commit(lambda pk=table.pk: fixture_finished.send(Table, table_id=pk))
+    if rated and table.kind == Table.Kind.RANKED:
+        ratings.ranked_finished(table)
+
+
+def _time_up(table: Table, match: Match) -> bool:
+    """Past the match's time limit (`Table.ends`), between hands: the side ahead wins and
+    the table finishes (level: the next hand decides). docs/online-events.md"""
+    if match.over or table.ends is None or timezone.now() < table.ends:
+        return False
+    ended = time_up(match)
+    if not ended.over:
+        return False
+    table.match = table.match | _match_dict(ended) | {"timed": True}
+    _finish(table, rated=True)
+    return True
 
 
 def _pause_deadline(table: Table) -> None:
@@ -279,25 +358,100 @@ def create_table(
     absence: str = Table.Absence.BOT,
     fixture=None,
     next_hand_seconds: int = NEXT_HAND_SECONDS,
+    ends: datetime | None = None,
+    seating: tuple | None = None,
+    arena_game=None,
 ) -> Table:
     """A new table with one empty seat per player of the rules (two, three or four, in two
-    pairs or each on its own); `rules` is a preset name or preset + overrides."""
-    spec = {"preset": rules} if isinstance(rules, str) else dict(rules)
-    try:
-        parsed = rules_from_spec(spec)
-    except (RulesError, TypeError) as error:
-        raise TableError("bad_rules") from error
+    pairs or each on its own); `rules` is a preset name or preset + overrides; `ends` the
+    match's time limit, if it has one; `seating`: an individual event's (round, table);
+    `arena_game`: an arena's match."""
+    spec, parsed = _rules(rules)
     with transaction.atomic():
-        table = Table.objects.create(
+        table = _new_table(
+            spec,
             host=host,
-            rules=spec,
             kind=kind,
             absence=absence,
             fixture=fixture,
             next_hand_seconds=next_hand_seconds,
+            ends=ends,
+            seating=seating,
+            arena_game=arena_game,
         )
+        table.save(force_insert=True)
         Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(parsed.players))
     return table
+
+
+def _rules(rules: dict | str):
+    """A table's rules as stored (preset + overrides) and as the engine reads them."""
+    spec = {"preset": rules} if isinstance(rules, str) else dict(rules)
+    try:
+        return spec, rules_from_spec(spec)
+    except (RulesError, TypeError) as error:
+        raise TableError("bad_rules") from error
+
+
+def _new_table(spec: dict, *, seating: tuple | None = None, **fields) -> Table:
+    """A table not stored yet: `seating` an individual event's (round, table)."""
+    return Table(
+        rules=spec,
+        seating=seating[0] if seating else None,
+        seating_table=seating[1] if seating else None,
+        **fields,
+    )
+
+
+@dataclass
+class NewTable:
+    """One of the competition tables `open_tables` opens: its players in seat order (a None
+    user leaves the seat empty), the match's time limit, and what it is the table of
+    (`fixture`, `seating` or `arena_game`)."""
+
+    players: list[tuple[AbstractBaseUser | None, str]]
+    ends: datetime | None = None
+    link: dict = field(default_factory=dict)
+
+
+def open_tables(rules: dict | str, new: list[NewTable]) -> list[Table]:
+    """Competition tables, many at once: each with its players seated and its first hand
+    dealt, as `create_table` and `seat_players` leave one, in two inserts (a round of 128
+    tables opened one by one took seconds). A forfeit table (`Table.Absence.FORFEIT`), no
+    bot seated; nobody is at a new table yet, so every seated player is offline and nobody
+    is rung; each turn's timer is armed as for any deal."""
+    spec, parsed = _rules(rules)
+    tables = []
+    for item in new:
+        if len(item.players) != parsed.players:
+            raise TableError("bad_seat")
+        table = _new_table(
+            spec,
+            host=None,
+            kind=Table.Kind.FIXTURE,
+            absence=Table.Absence.FORFEIT,
+            ends=item.ends,
+            **item.link,
+        )
+        _dealt(table, start_hand(new_match(parsed)))  # a new table: no match yet
+        table.offline = [n for n, (user, _name) in enumerate(item.players) if user is not None]
+        table.version = 1  # the deal
+        tables.append(table)
+    with transaction.atomic():
+        Table.objects.bulk_create(tables)
+        Seat.objects.bulk_create(
+            Seat(table=table, number=n, user_id=None if user is None else user.pk, name=name)
+            for table, item in zip(tables, new, strict=True)
+            for n, (user, name) in enumerate(item.players)
+        )
+    dealt = [(table.pk, table.version, table.deadline) for table in tables]
+
+    def arm() -> None:
+        for pk, version, deadline in dealt:
+            deadline_set.send(Table, table_id=pk, version=version, deadline=deadline)
+
+    transaction.on_commit(arm)
+    return tables
 
 
 def seat_players(table: Table, players: list[tuple[AbstractBaseUser | None, str]]) -> None:
@@ -309,6 +463,19 @@ def seat_players(table: Table, players: list[tuple[AbstractBaseUser | None, str]
             seat.save(update_fields=["user", "name"])
         table.offline = _offline(table)
         _start_hand(table)
+
+
+def against_bots(host: AbstractBaseUser, rules: dict | str, level: str) -> Table:
+    """A casual table of `host` alone with bots of `level`: seated in seat 0, a bot in every
+    other seat, the first hand dealt, in one transaction."""
+    if level not in BotLevel.values:
+        raise TableError("bad_level")
+    with transaction.atomic():
+        table = create_table(host=host, rules=rules)
+        sit(table.pk, host, 0)
+        for number in range(1, rules_from_spec(table.rules).players):
+            add_bot(table.pk, host, number, level)
+    return table
 
 
 def _free_seat(table: Table, number: int) -> Seat:
@@ -348,7 +515,8 @@ def sit(table_id: int, user: AbstractBaseUser, number: int) -> None:
 def add_bot(
     table_id: int, user: AbstractBaseUser, number: int, level: str = BotLevel.MEDIUM
 ) -> None:
-    """The host fills an empty seat of a casual table with a bot of `level`."""
+    """The host fills an empty seat of a casual table with a bot of `level`; the last one
+    only once a person sits at the table (bots never play on alone)."""
     if level not in BotLevel.values:
         raise TableError("bad_level")
     with transaction.atomic():
@@ -358,6 +526,9 @@ def add_bot(
         if not table.casual:
             raise TableError("not_casual")
         seat = _free_seat(table, number)
+        others = [s for s in _seats(table) if s.number != number]
+        if all(s.taken for s in others) and not any(s.user_id for s in others):
+            raise TableError("no_player")
         seat.bot, seat.bot_level, seat.name = True, level, ""
         seat.save(update_fields=["bot", "bot_level", "name"])
         _seated(table)
@@ -372,7 +543,8 @@ def _seated(table: Table) -> None:
 
 
 def take_back(table_id: int, user: AbstractBaseUser) -> None:
-    """A player whose seat a bot took over (absent for a whole hand) plays it again."""
+    """A player whose seat a bot took over (absent for a whole hand) plays it again; a
+    table paused for want of players goes on."""
     with transaction.atomic():
         table = _locked(table_id)
         seat = _seat_of(table, user)
@@ -385,7 +557,8 @@ def take_back(table_id: int, user: AbstractBaseUser) -> None:
         if table.status == Table.Status.BETWEEN:
             table.ready = [n for n in table.ready if n != seat.number]
             _pause_deadline(table)
-        _commit(table, ["ready", "deadline"], {"kind": "seats"})
+        _resume(table)
+        _commit(table, ["ready", "deadline", "paused"], {"kind": "seats"})
 
 
 # ---------------------------------------------------------------- playing
@@ -420,6 +593,7 @@ def act(
                 if (answer := _first_answer(table_id, user, client_id)) is not None:
                     return answer
                 raise
+            _resume(table)  # whoever acts is there
             state = _play(table, state, seat.number, action, user=user, client_id=client_id)
             answer = _ack(client_id, table.version)
             _run_bots(table, state)
@@ -465,6 +639,7 @@ def press_next(table_id: int, user: AbstractBaseUser) -> None:
             raise TableError("not_between")
         if seat.number in table.ready:
             return
+        _resume(table)
         _ready(table, [seat.number])
 
 
@@ -475,7 +650,7 @@ def _ready(table: Table, numbers: list[int]) -> None:
         _start_hand(table)
     else:
         _pause_deadline(table)
-        _commit(table, ["ready", "deadline"], {"kind": "ready"})
+        _commit(table, ["ready", "deadline", "paused"], {"kind": "ready"})
 
 
 def presence_changed(table_id: int) -> bool:
@@ -486,26 +661,29 @@ def presence_changed(table_id: int) -> bool:
     Not a new version: an action made against the version is still valid after it.
     """
     with transaction.atomic():
-        try:
-            table = _locked(table_id)
-        except TableError:
+        table = Table.objects.with_seats(table_id, lock=True)
+        if table is None:
             return False
         offline = _offline(table)
         if offline == table.offline:
             return False
         table.offline = offline
-        if table.status == Table.Status.BETWEEN:
+        if table.status == Table.Status.BETWEEN and table.paused is None:
             _pause_deadline(table)
-        _commit(table, ["offline", "deadline"], {"kind": "presence"}, new_version=False)
+        if _anybody_playing(table):
+            _resume(table)
+        else:
+            _pause(table)
+        fields = ["offline", "deadline", "paused"]
+        _commit(table, fields, {"kind": "presence"}, new_version=False)
     return True
 
 
 def extend_deadline(table_id: int, deadline: datetime) -> bool:
     """Push a live table's deadline back to `deadline` (after a restart), and say so."""
     with transaction.atomic():
-        try:
-            table = _locked(table_id)
-        except TableError:
+        table = Table.objects.with_seats(table_id, lock=True)
+        if table is None:
             return False
         if table.status not in (Table.Status.PLAYING, Table.Status.BETWEEN) or (
             table.deadline is not None and table.deadline >= deadline
@@ -516,21 +694,66 @@ def extend_deadline(table_id: int, deadline: datetime) -> bool:
     return True
 
 
+def call_time(table_id: int) -> bool:
+    """A table waiting between hands when its match's time limit passed: the side ahead
+    wins now (the hand in play had ended). Idempotent; False when nothing changed."""
+    with transaction.atomic():
+        table = Table.objects.with_seats(table_id, lock=True)
+        if table is None:
+            return False
+        if table.status != Table.Status.BETWEEN or not _time_up(table, match_of(table)):
+            return False
+        _commit(table, _HAND_FIELDS, {"kind": "time"})
+    return True
+
+
+def extend_match(table_id: int, ends: datetime) -> bool:
+    """Move a live table's match time limit to `ends` (an organiser extended the round)."""
+    with transaction.atomic():
+        table = Table.objects.with_seats(table_id, lock=True)
+        if table is None:
+            return False
+        if table.status == Table.Status.FINISHED:
+            return False
+        table.ends = ends
+        _commit(table, ["ends"], {"kind": "deadline"}, new_version=False)
+    return True
+
+
+def forfeit(table_id: int, side: int) -> bool:
+    """The match is over for a side that left the competition (withdrawn): the table
+    closes, that side forfeiting. False when it had finished already."""
+    with transaction.atomic():
+        table = Table.objects.with_seats(table_id, lock=True)
+        if table is None:
+            return False
+        if table.status == Table.Status.FINISHED:
+            return False
+        table.forfeit_side = side
+        _finish(table, rated=True)
+        _commit(table, _HAND_FIELDS, {"kind": "closed"})
+    return True
+
+
 def time_out(table_id: int, version: int) -> bool:
     """The one timeout handler (countdown task and sweeper alike); idempotent.
 
     Acts only if the table is still at `version` and its deadline has passed: the seat to
     act gets the automatic action of docs/rules.md decision 18 (marked `!auto`); between hands
     the seats still offline count as ready, and the next hand starts if the others pressed
-    "next" (a seat that is there must press it: no deadline runs for it).
+    "next" (a seat that is there must press it: no deadline runs for it). A paused table
+    nobody came back to closes.
     """
     with transaction.atomic():
-        try:
-            table = _locked(table_id)
-        except TableError:
+        table = Table.objects.with_seats(table_id, lock=True)
+        if table is None:
             return False
         if table.version != version or table.deadline is None or table.deadline > timezone.now():
             return False
+        if table.paused is not None:
+            _finish(table, rated=False)
+            _commit(table, ["status", "finished", "deadline"], {"kind": "closed"})
+            return True
         if table.status == Table.Status.BETWEEN:  # the seats still away count as ready
             table.deadline = None
             _ready(table, [n for n in table.offline if n not in table.ready])

@@ -10,7 +10,8 @@ whoever gets there first. The one entry point is `sweep()`:
 - every web process runs it in its own sweeper (`start_web_sweeper`, started by the first
   table socket) in the embedded mode, where the in-memory channel layer cannot be reached
   from a worker, and otherwise whenever no worker has swept for TAKEOVER_SECONDS: a table
-  goes on while the worker or beat is down.
+  goes on while the worker or beat is down. The same sweeper takes the online events' due
+  steps then (games/services/autopilot.py), so an event goes on too.
 
 A sweep is single-flight (a PostgreSQL advisory lock; SQLite has one sweeping process), so
 the first sweep after a silence (nobody swept for GAP_SECONDS: the whole service was down)
@@ -36,10 +37,10 @@ from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
-from config.celery import queue_on_commit
+from core.tasks import queue_on_commit
 from games.models import Table
 
-from . import presence
+from . import autopilot, presence
 from .tables import extend_deadline, time_out
 
 logger = logging.getLogger(__name__)
@@ -161,14 +162,20 @@ def worker_silent() -> bool:
     return last is None or timezone.now().timestamp() - last > TAKEOVER_SECONDS
 
 
+def web_sweeps() -> bool:
+    """Does a web process sweep now: in the embedded mode always, otherwise while no worker
+    does (and with `WEB_SWEEPER` on)."""
+    return timers_in_server() or (settings.WEB_SWEEPER and worker_silent())
+
+
 def sweep_from_web() -> int:
-    """A web process's sweep: in the embedded mode always, otherwise while no worker does
-    (and with `WEB_SWEEPER` on). No countdowns: no worker may be there to run them."""
-    if timers_in_server():
-        return sweep()
-    if not settings.WEB_SWEEPER or not worker_silent():
+    """A web process's sweep, when it sweeps (`web_sweeps`), and the online events' steps
+    that are due (`autopilot.tick_all`). No countdowns: no worker may be there to run them."""
+    if not web_sweeps():
         return 0
-    return sweep(arm=False)
+    fired = sweep(arm=False)
+    autopilot.tick_all()
+    return fired
 
 
 _web_sweeper: asyncio.Task | None = None

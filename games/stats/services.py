@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
-from config.celery import queue_on_commit
+from core.tasks import queue_on_commit
 from games.disputes.models import Dispute, Ruling
 from games.engine import HandFacts, seats_facts
 from games.engine.facts import LOST, NEITHER, WON

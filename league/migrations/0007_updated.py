@@ -3,6 +3,8 @@
 import django.utils.timezone
 from django.db import migrations, models
 
+from core.triggers import SQLITE_NOW
+
 TOUCHED_TABLES = (
     "league_organisation",
     "league_player",
@@ -36,7 +38,7 @@ POSTGRESQL_DROP = [
 SQLITE = [
     f"CREATE TRIGGER {table}_touch AFTER UPDATE ON {table} FOR EACH ROW "
     f"WHEN NEW.updated IS OLD.updated BEGIN UPDATE {table} "
-    "SET updated = strftime('%Y-%m-%d %H:%M:%f', 'now') WHERE id = NEW.id; END"
+    f"SET updated = {SQLITE_NOW} WHERE id = NEW.id; END"
     for table in TOUCHED_TABLES
 ]
 SQLITE_DROP = [f"DROP TRIGGER IF EXISTS {table}_touch" for table in TOUCHED_TABLES]

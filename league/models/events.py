@@ -58,6 +58,7 @@ class Event(models.Model):
         DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
         GROUPS_PLAYOFF = "groups_playoff", _("Groups and playoff")
         INDIVIDUAL = "individual", _("Individual (rotating partners)")
+        ARENA = "arena", _("Arena")
 
     class Status(models.TextChoices):
         DRAFT = "draft", _("Draft")
@@ -114,6 +115,10 @@ class Event(models.Model):
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.DRAFT
     )
+    # A cancelled event remembers where it was, to be reopened there.
+    cancelled_from = models.CharField(
+        _("status before it was cancelled"), max_length=16, choices=Status.choices, blank=True
+    )
     mode = models.CharField(
         _("mode of play"), max_length=8, choices=Mode.choices, default=Mode.OVER_THE_BOARD
     )
@@ -157,6 +162,11 @@ class Event(models.Model):
             " Organisers' and referees' entries count at once."
         ),
     )
+    check_in_open = models.BooleanField(
+        _("check-in open"),
+        default=True,
+        help_text=_("Closed: nobody checks in or undoes a check-in until it is reopened."),
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -174,6 +184,11 @@ class Event(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("event", args=[self.slug])
+
+    @property
+    def over(self) -> bool:
+        """Finished or cancelled: no more entries, check-ins or results."""
+        return self.status in (self.Status.FINISHED, self.Status.CANCELLED)
 
     @property
     def games_per_match(self) -> int:
@@ -237,6 +252,8 @@ class Entry(models.Model):
         on_delete=models.SET_NULL,
         related_name="entries",
     )
+    # The home club as a file wrote it, when it names no club on the site.
+    club_name = models.CharField(_("club (as written)"), max_length=120, blank=True)
     player_1 = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -275,6 +292,11 @@ class Entry(models.Model):
     @property
     def players(self) -> list[Player]:
         return [p for p in (self.player_1, self.player_2) if p is not None]
+
+    @property
+    def home_club(self) -> str:
+        """The entry's club: one on the site, or the name a file gave."""
+        return self.club.name if self.club_id else self.club_name
 
 
 # The names a bracket gives its rounds. The database keeps them in English (the keys); pages

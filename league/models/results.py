@@ -82,8 +82,14 @@ class Result(models.Model):
 class AuditEntry(models.Model):
     """Who changed what, when: the state before and after, as JSON."""
 
+    # A deleted draft's entries stay in its organisation's log, with no event.
     event = models.ForeignKey(
-        Event, null=True, blank=True, on_delete=models.CASCADE, related_name="audit"
+        Event, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit"
+    )
+    # Whose log it is in: the event's organisation, or the one whose webhook, key or deleted
+    # event it was.
+    organisation = models.ForeignKey(
+        "league.Organisation", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -96,7 +102,10 @@ class AuditEntry(models.Model):
 
     class Meta:
         ordering = ["-at", "-pk"]
-        indexes = [models.Index(fields=["event", "at"])]
+        indexes = [
+            models.Index(fields=["event", "at"]),
+            models.Index(fields=["organisation", "at"]),
+        ]
         verbose_name = _("audit entry")
         verbose_name_plural = _("audit entries")
 

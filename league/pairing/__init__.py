@@ -9,8 +9,12 @@ outputs are frozen dataclasses, tuples and dicts of ids.
 - :mod:`.rotating`    individual events with rotating partners (tables of two partnerships)
 - :mod:`.whist`       complete whist schedules for 4n / 4n + 1 players
 - :mod:`.tiebreaks`   tiebreak arithmetic and ranking by an ordered list of keys
+
+Pairing searches count their work in steps (:class:`Effort`): a caller may bound them
+(:class:`SearchTooLong`) or follow their progress.
 """
 
+from ._search import Effort, SearchTooLong
 from .brackets import (
     Bracket,
     BracketMatch,
@@ -45,11 +49,13 @@ __all__ = [
     "TIEBREAK_KEYS",
     "Bracket",
     "BracketMatch",
+    "Effort",
     "MatchResult",
     "MatchState",
     "Repeats",
     "RotatingPlayer",
     "RotatingRound",
+    "SearchTooLong",
     "Round",
     "Source",
     "Standing",

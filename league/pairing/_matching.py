@@ -13,16 +13,16 @@ matching on a sparse candidate graph, and widens to the whole field only when th
 someone unmatched (e.g. the bottom of the standings has already played itself out).
 """
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
-
-import networkx as nx
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 Cost = tuple[int, ...]
 Pair = tuple[int, int]
 
 
-def min_cost_matching(nodes: Iterable[int], costs: dict[Pair, Cost]) -> list[Pair]:
+def min_cost_matching(nodes: Iterable[int], costs: Mapping[Pair, Cost]) -> list[Pair]:
     """Maximum-cardinality matching of least lexicographic total cost over the given edges."""
+    import networkx as nx  # a second of a web worker's start-up: loaded on the first pairing
+
     graph = nx.Graph()
     graph.add_nodes_from(nodes)
     if costs:

@@ -13,7 +13,7 @@ single elimination (+1 third-place match) and 2N - 2 in a double (+1 grand-final
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Generic, Literal, TypeVar
 
 from ._matching import min_cost_matching
 
@@ -50,18 +50,21 @@ class Bracket:
         return self.matches[match_id - 1]
 
 
+Id = TypeVar("Id", bound=Hashable)  # an entrant, as the caller names it
+
+
 @dataclass(frozen=True)
-class MatchState:
+class MatchState(Generic[Id]):
     """Current slots of a match; `needed` is False for a grand-final reset that is not played
     (or not yet known to be)."""
 
-    home: Hashable | None
-    away: Hashable | None
-    winner: Hashable | None = None
+    home: Id | None
+    away: Id | None
+    winner: Id | None = None
     needed: bool = True
 
     @property
-    def loser(self) -> Hashable | None:
+    def loser(self) -> Id | None:
         if self.winner is None:
             return None
         return self.away if self.winner == self.home else self.home
@@ -208,8 +211,8 @@ def double_elimination(entrants: int, *, grand_final_reset: bool = True) -> Brac
 
 
 def advance(
-    bracket: Bracket, seeds: Sequence[Hashable], results: Mapping[int, Hashable]
-) -> dict[int, MatchState]:
+    bracket: Bracket, seeds: Sequence[Id], results: Mapping[int, Id]
+) -> dict[int, MatchState[Id]]:
     """Fill every match's slots from the seeds (seed 1 first) and the recorded winners.
 
     `results` maps match id to the winning entrant. Raises ValueError for a result whose
@@ -220,9 +223,9 @@ def advance(
     unknown = set(results).difference(m.id for m in bracket.matches)
     if unknown:
         raise ValueError(f"unknown match ids: {sorted(unknown)}")
-    states: dict[int, MatchState] = {}
+    states: dict[int, MatchState[Id]] = {}
 
-    def entrant(source: Source) -> Hashable | None:
+    def entrant(source: Source) -> Id | None:
         if source.kind == "seed":
             return seeds[source.ref - 1]
         state = states[source.ref]
@@ -266,11 +269,11 @@ def dependents_to_reset(
     return reset
 
 
-def snake_groups(entrants: Sequence[Hashable], groups: int) -> list[list[Hashable]]:
+def snake_groups(entrants: Sequence[Id], groups: int) -> list[list[Id]]:
     """Split seeded entrants (best first) into groups: A B C D D C B A A B ..."""
     if groups < 1:
         raise ValueError("need at least one group")
-    result: list[list[Hashable]] = [[] for _ in range(groups)]
+    result: list[list[Id]] = [[] for _ in range(groups)]
     for index, entrant in enumerate(entrants):
         lap, offset = divmod(index, groups)
         result[offset if lap % 2 == 0 else groups - 1 - offset].append(entrant)
@@ -278,12 +281,12 @@ def snake_groups(entrants: Sequence[Hashable], groups: int) -> list[list[Hashabl
 
 
 def playoff_seeds(
-    standings: Sequence[Sequence[Hashable]],
+    standings: Sequence[Sequence[Id]],
     per_group: int,
     *,
     best_of_rest: int = 0,
-    overall: Sequence[Hashable] | None = None,
-) -> list[Hashable]:
+    overall: Sequence[Id] | None = None,
+) -> list[Id]:
     """Play-off seed list (seed 1 first) from final group standings (each group best first).
 
     Qualifiers are the top `per_group` of every group plus the `best_of_rest` best others.
@@ -313,7 +316,7 @@ def playoff_seeds(
     size = 1 << (total - 1).bit_length()
     slot = {s: i for i, s in enumerate(seeding_order(size))}
     rounds = size.bit_length() - 1
-    seeds: list[Hashable] = []
+    seeds: list[Id] = []
     for tier in tiers:
         first = len(seeds) + 1
         costs = {}

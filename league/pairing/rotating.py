@@ -1,34 +1,41 @@
 """Individual events with rotating partners: each round, partnerships of two at tables of four.
 
-Partners never repeat while a round without a repeated partner exists, and opponents never
-repeat while a round without a repeated partner *or* opponent exists: partners and tables are
-chosen together for that, not one after the other.
+Up to :data:`EXACT_FIELD` players, a round repeats nobody, neither a partner nor an opponent,
+whenever some seating (and some fair choice of who sits out) allows that: partners, tables and
+sit-outs are chosen together, not one after the other.
 
-The field is seated in standing order, a block of :data:`BLOCK` players at a time (the
-whole field when it has at most :data:`EXACT_FIELD` players), each block searched
-exhaustively for a seating with no repeated partner and no repeated opponent: best-ranked
-unseated player first, partner and opponents nearest in the standings first, so tables stay
-close in the standings and strong players meet strong players as in a Swiss event. A block
-with no such seating grows by a table at a time up to :data:`MAX_BLOCK` players. So a field of
-up to :data:`EXACT_FIELD` players gets a round without repeats whenever one exists.
-
-Only when that fails (late in a small event) is the round built by two global matchings (see
+The field is seated in standing order, a block of :data:`BLOCK` players at a time (the whole
+field when it has at most :data:`SMALL_FIELD` players), each block searched exactly for a
+seating with no repeated partner and no repeated opponent, tables closest in the standings
+first, so that strong players meet strong players as in a Swiss event. A block with no such
+seating grows by a table at a time up to :data:`MAX_BLOCK` players; when the players left
+cannot be seated on their own, they are seated together with the block above, then the one
+above that. Where the blocks fail, the whole field is searched exactly (:func:`_exact`, an
+exact cover over every table without a repeat), with who sits out left open among those who
+may. Only when no round without repeats exists (late in an event) or the field is larger
+than :data:`EXACT_FIELD` and its blocks fail, is the round built by two global matchings (see
 :mod:`._matching`): partnerships (nobody partners twice while a perfect matching without
 repeats exists), then tables of two partnerships with the fewest repeated opponent meetings,
 then close in the standings; each table still with a repeat is then re-seated together with
-its neighbours in the standings by the same exhaustive search where that removes it.
+its neighbours in the standings where that removes it.
 
-When the count is not a multiple of four, the ``count % 4`` players who sat out least sit out,
-so nobody sits out twice before everyone sat out once; ties go to the lowest ranked or, with a
-`seed`, are drawn by lot (deterministically for a given seed).
+When the count is not a multiple of four, ``count % 4`` of the players who sat out least sit
+out, so nobody sits out twice before everyone sat out once. Among those, the lowest ranked
+or, with a `seed`, those drawn by lot (deterministically for a given seed) sit out, unless
+only another choice among them gives a round without repeats.
+
+The search is bounded and counted in steps (:mod:`._search`), so a caller can run it in a
+request and hand it to a worker when it needs more steps than a request may take.
 """
 
 import random
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import NamedTuple
 
 from ._matching import match_sequence
+from ._search import Effort
 
 Table = tuple[tuple[Hashable, Hashable], tuple[Hashable, Hashable]]
 
@@ -59,36 +66,66 @@ class Repeats(NamedTuple):
     opponents: int  # pairs of opposing players who had met before
 
 
-def pair_rotating(players: Sequence[RotatingPlayer], *, seed: int | None = None) -> RotatingRound:
-    """Seat one round; `players` ordered by current standing (best first)."""
+def pair_rotating(
+    players: Sequence[RotatingPlayer], *, seed: int | None = None, effort: Effort | None = None
+) -> RotatingRound:
+    """Seat one round; `players` ordered by current standing (best first).
+
+    `effort` counts the search's steps (see :mod:`._search`): with `allowed` steps it raises
+    :class:`SearchTooLong` rather than search longer, with `progress` it reports how far the
+    search has come."""
     if len({p.id for p in players}) != len(players):
         raise ValueError("player ids must be unique")
     if len(players) < 4:
         raise ValueError("a round needs at least four players")
+    effort = effort or Effort()
     ranks = range(len(players))
+    lot: list[float]
     if seed is None:
         lot = [-rank for rank in ranks]
     else:
         draw = random.Random(seed)
         lot = [draw.random() for _ in ranks]
-    resting = set(sorted(ranks, key=lambda r: (players[r].sit_outs, lot[r]))[: len(players) % 4])
-    active = [players[r] for r in ranks if r not in resting]
+    by_lot = sorted(ranks, key=lambda r: (players[r].sit_outs, lot[r]))
+    sitting = len(players) % 4
+    preferred = set(by_lot[:sitting])
+    # Who may sit out: everyone who sat out less than the last of `preferred` must, and
+    # any of those who sat out as often as that one may.
+    level = players[by_lot[sitting - 1]].sit_outs if sitting else -1
+    forced = {r for r in ranks if players[r].sit_outs < level}
+    tied = [r for r in by_lot if players[r].sit_outs == level]
 
     def partnered(u: int, v: int) -> bool:
-        return active[v].id in active[u].partners or active[u].id in active[v].partners
+        return players[v].id in players[u].partners or players[u].id in players[v].partners
 
     def met(u: int, v: int) -> bool:
-        return active[u].opponents.get(active[v].id, 0) > 0 or (
-            active[v].opponents.get(active[u].id, 0) > 0
+        return players[u].opponents.get(players[v].id, 0) > 0 or (
+            players[v].opponents.get(players[u].id, 0) > 0
         )
 
-    tables = _in_blocks(len(active), partnered, met)
+    resting = preferred
+    active = [r for r in ranks if r not in resting]
+    tables = _in_blocks(active, partnered, met, effort)
+    if tables is None and len(players) <= EXACT_FIELD:
+        found = _exact(
+            [r for r in ranks if r not in forced],
+            set(tied),
+            preferred - forced,
+            sitting - len(forced),
+            partnered,
+            met,
+            effort,
+            _EXACT_STEPS,
+        )
+        if found is not None:
+            tables, sitters = found
+            resting = forced | sitters
     if tables is None:
-        tables = _proposal(active, partnered)
-        tables = _repaired(tables, partnered, met)
+        tables = _repaired(_proposal(active, players, partnered), partnered, met, effort)
+    effort.report(1)
 
     def ids(pair: tuple[int, int]) -> tuple[Hashable, Hashable]:
-        return active[pair[0]].id, active[pair[1]].id
+        return players[pair[0]].id, players[pair[1]].id
 
     return RotatingRound(
         tables=tuple((ids(p), ids(q)) for p, q in sorted(tables, key=lambda t: min(t[0]))),
@@ -97,42 +134,68 @@ def pair_rotating(players: Sequence[RotatingPlayer], *, seed: int | None = None)
 
 
 _Seating = tuple[tuple[int, int], tuple[int, int]]
-EXACT_FIELD = 12  # a field this small is searched as a whole (at most ~83,000 steps)
+_Repeats = Callable[[int, int], bool]  # whether two ranks were partners (or opponents)
+EXACT_FIELD = 64  # up to this many players, a round without repeats is found if one exists
+SMALL_FIELD = 12  # a field this small is searched as a whole, not in blocks
 BLOCK = 8  # otherwise the field is seated this many players at a time ...
 MAX_BLOCK = 24  # ... a block growing up to this size when it cannot be seated without repeats
-_STEPS = 20_000  # search steps for one block (ten times as many for a whole small field)
+_BLOCK_STEPS = 200_000  # search steps for one block
+_EXACT_STEPS = 2_000_000  # steps of the exact search before it settles for the matchings
 _NEIGHBOURS = (2, 3)  # tables re-seated around one with a repeat, in turn
 
 
-def _in_blocks(count: int, partnered, met) -> list[_Seating] | None:
-    """The field seated block by block with no repeat at all, or None where that fails."""
-    if count <= EXACT_FIELD:
-        return _search(list(range(count)), partnered, met, _STEPS * 10)
-    tables: list[_Seating] = []
+def _in_blocks(
+    seats: list[int], partnered: _Repeats, met: _Repeats, effort: Effort
+) -> list[_Seating] | None:
+    """`seats` (ranks, best first) seated block by block with no repeat at all, or None where
+    that fails even with every block above the last reopened."""
+
+    def fresh(block: list[int]) -> list[_Seating] | None:
+        found = _exact(block, set(), set(), 0, partnered, met, effort, _BLOCK_STEPS, False)
+        return None if found is None else found[0]
+
+    count = len(seats)
+    if count <= SMALL_FIELD:
+        return fresh(seats)
+    blocks: list[tuple[int, list[_Seating]]] = []  # (first seat, its tables)
     start, size = 0, BLOCK
     while start < count:
         end = count if count - (start + size) < BLOCK else start + size
-        found = _search(list(range(start, end)), partnered, met, _STEPS)
+        found = fresh(seats[start:end])
         if found is not None:
-            tables += found
+            blocks.append((start, found))
             start, size = end, BLOCK
-        elif end - start >= MAX_BLOCK or end == count:
-            return None
-        else:
+        elif end < count and end - start < MAX_BLOCK:
             size += 4
-    return tables
+        elif blocks and count - blocks[-1][0] <= EXACT_FIELD:
+            # The rest cannot be seated alone: seat it with the block above.
+            start, _ = blocks.pop()
+            size = count - start
+        else:
+            return None
+    return [table for _, tables in blocks for table in tables]
 
 
-def _proposal(active: Sequence[RotatingPlayer], partnered) -> list[_Seating]:
-    """Partnerships by one matching, then tables of partnerships by another."""
+def _proposal(
+    active: list[int], players: Sequence[RotatingPlayer], partnered: _Repeats
+) -> list[_Seating]:
+    """Partnerships by one matching, then tables of partnerships by another (`active`: ranks,
+    best first)."""
     partnerships = sorted(
-        match_sequence(len(active), lambda u, v: not partnered(u, v), lambda u, v: (abs(u - v),)),
+        (
+            (active[u], active[v])
+            for u, v in match_sequence(
+                len(active),
+                lambda u, v: not partnered(active[u], active[v]),
+                lambda u, v: (v - u,),
+            )
+        ),
         key=sum,
     )
 
     def meetings(p: int, q: int) -> int:
         return sum(
-            active[x].opponents.get(active[y].id, 0)
+            players[x].opponents.get(players[y].id, 0)
             for x in partnerships[p]
             for y in partnerships[q]
         )
@@ -145,16 +208,208 @@ def _proposal(active: Sequence[RotatingPlayer], partnered) -> list[_Seating]:
 
 def _ordered(first: tuple[int, int], second: tuple[int, int]) -> _Seating:
     """Each partnership best-ranked first; the partnership with the best player first."""
-    one, two = tuple(sorted(first)), tuple(sorted(second))
+    one, two = _sorted(first), _sorted(second)
     return (one, two) if one < two else (two, one)
 
 
-def _table_repeats(table: _Seating, partnered, met) -> int:
+def _sorted(pair: tuple[int, int]) -> tuple[int, int]:
+    return (pair[0], pair[1]) if pair[0] <= pair[1] else (pair[1], pair[0])
+
+
+def _exact(
+    people: list[int],
+    optional: set[int],
+    preferred: set[int],
+    slots: int,
+    partnered: _Repeats,
+    met: _Repeats,
+    effort: Effort,
+    steps: int,
+    reports: bool = True,
+) -> tuple[list[_Seating], set[int]] | None:
+    """A seating of `people` (ranks, best first) at tables with no repeat at all, `slots` of
+    the `optional` ones sitting out; None if there is none or the search gives up after
+    `steps`. With `reports`, tells `effort` the share of the search done as it goes.
+
+    An exact cover search (Knuth's algorithm X): every table without a repeat is listed, and
+    each step seats the player with the fewest tables left (sitting out counts as one more for
+    an optional player while a place to sit out is left), trying the tables closest in the
+    standings first, and sitting out first for those the lot chose. Sets of tables are bit
+    masks, so striking out every table of a seated player is one operation."""
+    cover = _Cover(people, partnered, met, effort, optional, preferred)
+    found = cover.search(slots, effort, effort.spent + steps, reports)
+    if found is None:
+        return None
+    seated, sitting = found
+    return (
+        [_ordered((people[a], people[c]), (people[b], people[d])) for a, c, b, d in seated],
+        {people[x] for x in sitting},
+    )
+
+
+_SIT = -1  # the option of sitting out
+
+
+@dataclass
+class _Frame:
+    """One placed player of the search: its options, how many, tried so far, the option
+    applied now, and the tables alive before it."""
+
+    player: int
+    options: Iterator[int]
+    width: int
+    alive: int
+    tried: int = 0
+    applied: int | None = None
+
+
+class _Cover:
+    """The tables without a repeat among `people` (indices), each player's as a bit mask,
+    and who may sit out (`optional`) and does so first (`preferred`)."""
+
+    def __init__(
+        self,
+        people: list[int],
+        partnered: _Repeats,
+        met: _Repeats,
+        effort: Effort,
+        optional: set[int],
+        preferred: set[int],
+    ) -> None:
+        count = self.count = len(people)
+        fresh_partners = [0] * count
+        fresh_opponents = [0] * count
+        for i in range(count):
+            for j in range(i + 1, count):
+                if not partnered(people[i], people[j]):
+                    fresh_partners[i] |= 1 << j
+                    fresh_partners[j] |= 1 << i
+                if not met(people[i], people[j]):
+                    fresh_opponents[i] |= 1 << j
+                    fresh_opponents[j] |= 1 << i
+        # Each table once: `a` its smallest index, `c` a's partner, b < d the other partnership.
+        tables: list[tuple[int, int, int, int]] = []
+        for a in range(count):
+            above = -1 << (a + 1)
+            for c in _bits(fresh_partners[a] & above):
+                common = fresh_opponents[a] & fresh_opponents[c] & above
+                for b in _bits(common):
+                    later = common & fresh_partners[b] & (-1 << (b + 1))
+                    tables.extend((a, c, b, d) for d in _bits(later))
+            effort.spend(1 + len(tables) // 256)
+        tables.sort(key=lambda t: max(t) - t[0])  # closest in the standings first
+        rows = [bytearray((len(tables) + 8) // 8) for _ in range(count)]
+        for index, table in enumerate(tables):
+            byte, bit = index >> 3, 1 << (index & 7)
+            for x in table:
+                rows[x][byte] |= bit
+        self.tables = tables
+        self.of = [int.from_bytes(row, "little") for row in rows]  # each player's tables
+        self.may_sit = [person in optional for person in people]
+        self.sits_first = [person in preferred for person in people]
+        self.placed = [False] * count
+
+    def choose(self, alive: int, room: int) -> int | None:
+        """The player to place next; None when the rest may all sit out, -1 at a dead end."""
+        best, fewest, waiting, unplaced = -1, 0, 0, 0
+        placed, may_sit, of = self.placed, self.may_sit, self.of
+        for x in range(self.count):
+            if placed[x]:
+                continue
+            unplaced += 1
+            waiting += may_sit[x]
+            options = (of[x] & alive).bit_count() + (may_sit[x] and room > 0)
+            if best < 0 or options < fewest:
+                best, fewest = x, options
+                if not options:
+                    break
+        if unplaced == waiting == room:
+            return None
+        return -1 if waiting < room or not fewest else best
+
+    def frame(self, x: int, alive: int, room: int) -> _Frame:
+        mask = self.of[x] & alive
+        sit = self.may_sit[x] and room > 0
+        first = [_SIT] if sit and self.sits_first[x] else []
+        last = [_SIT] if sit and not self.sits_first[x] else []
+        return _Frame(x, chain(first, _bits(mask), last), mask.bit_count() + sit, alive)
+
+    def search(
+        self, room: int, effort: Effort, end: int, reports: bool
+    ) -> tuple[list[tuple[int, int, int, int]], set[int]] | None:
+        """The tables seated and the players sitting out, or None (no seating, or past `end`)."""
+        tables, of, placed = self.tables, self.of, self.placed
+        alive = (1 << len(tables)) - 1
+        stack: list[_Frame] = []
+        while True:
+            x = self.choose(alive, room)
+            if x is None:
+                sitting = {y for y in range(self.count) if not placed[y]}
+                sitting |= {frame.player for frame in stack if frame.applied == _SIT}
+                seated = [frame.applied for frame in stack if frame.applied not in (None, _SIT)]
+                return [tables[index] for index in seated if index is not None], sitting
+            if x >= 0:
+                stack.append(self.frame(x, alive, room))
+            while stack:
+                frame = stack[-1]
+                if frame.applied is not None:  # undo it
+                    alive = frame.alive
+                    if frame.applied == _SIT:
+                        room += 1
+                        placed[frame.player] = False
+                    else:
+                        for y in tables[frame.applied]:
+                            placed[y] = False
+                    frame.applied = None
+                option = next(frame.options, None)
+                if option is None:
+                    stack.pop()
+                    continue
+                frame.tried += 1
+                frame.applied = option
+                if option == _SIT:
+                    room -= 1
+                    placed[frame.player] = True
+                    alive &= ~of[frame.player]
+                else:
+                    struck = 0
+                    for y in tables[option]:
+                        placed[y] = True
+                        struck |= of[y]
+                    alive &= ~struck
+                if effort.spend() and reports:
+                    effort.report(_share(stack))
+                if effort.spent > end:
+                    return None
+                break
+            else:
+                return None
+
+
+def _share(stack: list[_Frame]) -> float:
+    """How much of the search tree lies before the current branch."""
+    share, width = 0.0, 1.0
+    for frame in stack:
+        width /= frame.width
+        share += (frame.tried - 1) * width
+    return share
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _table_repeats(table: _Seating, partnered: _Repeats, met: _Repeats) -> int:
     (a, c), (b, d) = table
     return partnered(a, c) + partnered(b, d) + sum(met(x, y) for x in (a, c) for y in (b, d))
 
 
-def _repaired(tables: list[_Seating], partnered, met) -> list[_Seating]:
+def _repaired(
+    tables: list[_Seating], partnered: _Repeats, met: _Repeats, effort: Effort
+) -> list[_Seating]:
     """Each table with a repeat re-seated with its neighbours where a search finds a seating
     of those players without repeats; tables are taken best-ranked first."""
     tables = sorted(tables, key=lambda t: min(t[0]))
@@ -165,58 +420,10 @@ def _repaired(tables: list[_Seating], partnered, met) -> list[_Seating]:
             low = max(0, min(index - span // 2, len(tables) - span))
             chosen = tables[low : low + span]
             players = sorted(x for table in chosen for pair in table for x in pair)
-            found = _search(players, partnered, met, _STEPS)
+            found = _exact(players, set(), set(), 0, partnered, met, effort, _BLOCK_STEPS, False)
             if found is not None:
-                tables[low : low + span] = found
+                tables[low : low + span] = found[0]
     return tables
-
-
-def _search(players: list[int], partnered, met, steps: int) -> list[_Seating] | None:
-    """Seat `players` (sorted, best-ranked first) at tables with no repeated partner and no
-    repeated opponent, or None if there is none (or the search gives up after `steps`)."""
-    free = list(players)
-    seated: list[_Seating] = []
-    budget = [steps]
-
-    def seat() -> bool:
-        if not free:
-            return True
-        a = free.pop(0)
-        for c in list(free):
-            if partnered(a, c):
-                continue
-            free.remove(c)
-            rest = list(free)
-            for i, b in enumerate(rest):
-                if met(a, b) or met(c, b):
-                    continue
-                for d in rest[i + 1 :]:
-                    budget[0] -= 1
-                    if budget[0] < 0:
-                        raise _GiveUp
-                    if met(a, d) or met(c, d) or partnered(b, d):
-                        continue
-                    free.remove(b)
-                    free.remove(d)
-                    seated.append(_ordered((a, c), (b, d)))
-                    if seat():
-                        return True
-                    seated.pop()
-                    free.extend((b, d))
-                    free.sort()
-            free.append(c)
-            free.sort()
-        free.insert(0, a)
-        return False
-
-    try:
-        return seated if seat() else None
-    except _GiveUp:
-        return None
-
-
-class _GiveUp(Exception):
-    pass
 
 
 def repeats(round_: RotatingRound, players: Sequence[RotatingPlayer]) -> Repeats:

@@ -7,7 +7,7 @@ the pairer and what it returned, so a caller can check or time it.
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 
 from .rotating import RotatingPlayer, RotatingRound, pair_rotating
 from .swiss import SwissEntrant, SwissRound, pair_swiss
@@ -17,9 +17,9 @@ def swiss_event(
     count: int, rounds: int, seed: int = 0
 ) -> Iterator[tuple[list[SwissEntrant], SwissRound]]:
     rng = random.Random(seed)
-    score: Counter[int] = Counter()
-    opponents: dict[int, set[int]] = {i: set() for i in range(count)}
-    byes: set[int] = set()
+    score: Counter[Hashable] = Counter()
+    opponents: dict[Hashable, set[Hashable]] = {i: set() for i in range(count)}
+    byes: set[Hashable] = set()
     for _ in range(rounds):
         order = sorted(range(count), key=lambda i: (-score[i], i))
         entrants = [SwissEntrant(i, score[i], frozenset(opponents[i]), i in byes) for i in order]
@@ -39,10 +39,10 @@ def rotating_event(
 ) -> Iterator[tuple[list[RotatingPlayer], RotatingRound]]:
     """Sit-out lots are drawn with seeds from the same random stream."""
     rng = random.Random(seed)
-    score: Counter[int] = Counter()
-    partners: dict[int, set[int]] = {i: set() for i in range(count)}
-    opponents: dict[int, Counter[int]] = {i: Counter() for i in range(count)}
-    sit_outs: Counter[int] = Counter()
+    score: Counter[Hashable] = Counter()
+    partners: dict[Hashable, set[Hashable]] = {i: set() for i in range(count)}
+    opponents: dict[Hashable, Counter[Hashable]] = {i: Counter() for i in range(count)}
+    sit_outs: Counter[Hashable] = Counter()
     for _ in range(rounds):
         order = sorted(range(count), key=lambda i: (-score[i], i))
         players = [

@@ -13,12 +13,18 @@ pair-by-pair choice. Criteria, each one absolutely dominating the next:
    neighbours in the standings (1 v 2, 3 v 4); floaters meet the closest entrant in the
    standings.
 
-Every round reaches the optimum of these criteria. A field of up to :data:`EXACT_FIELD`
-entrants is matched exactly, over every pair (networkx's blossom algorithm). A larger one is
-matched in windows along the standings (see :mod:`._matching`); criteria 1-3 have lower bounds
-that are cheap to compute (no rematch; the bye on the lowest-ranked entrant without one; one
-floater across each score-group boundary with an odd number of entrants above it), and when
-the windowed matching misses one of them the round is matched again in a single window.
+Every round reaches the optimum of these criteria, but for one case below. A field of up to
+:data:`EXACT_FIELD` entrants is matched exactly, over every pair (networkx's blossom
+algorithm). A larger one is matched in windows along the standings (see :mod:`._matching`);
+criteria 1-3 have lower bounds that are cheap to compute (no rematch; the bye on the
+lowest-ranked entrant without one; one floater across each score-group boundary with an odd
+number of entrants above it), and when the windowed matching misses one of them the round is
+matched exactly over every pair (up to :data:`EXACT_WHEN_STUCK` entrants, seconds; a larger
+field is matched again in a single window, with no proof of its optimum: the one case, and
+only when earlier meetings force more floaters than the bound). A round at those bounds is
+then brought to the optimum of criterion 4 by :func:`_improved`: only pairs that some cycle
+of swaps gaining on criterion 4 could use are matched again, and exactly (a few dozen to a
+few hundred nodes in fields of 100-1,024 entrants).
 
 Lookahead: given `rounds_left`, the rounds still to be paired after this one, a round is chosen
 only if the unplayed pairs that remain still hold that many rounds without a rematch or a second
@@ -27,15 +33,23 @@ choice of round allows that. So a Swiss as long as a round robin never paints it
 corner (two triangles left among six entrants, say) by an early round that was ideal by score.
 """
 
+import heapq
 from collections import Counter
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ._matching import Cost, exact_matching, match_sequence
+from ._matching import Cost, exact_matching, match_sequence, min_cost_matching
+from ._search import Effort
+
+Pairs = list[tuple[int, int]]
+CostOf = Callable[[int, int], Cost]
+Allowed = Callable[[int, int], bool]
+Search = Callable[[list[set[int]], int], list[Pairs] | None]
 
 Style = Literal["slide", "adjacent"]
 EXACT_FIELD = 64  # fields up to this size are matched exactly over every pair
+EXACT_WHEN_STUCK = 256  # ... and up to this size when the windows miss a bound of criteria 1-3
 _LOOKAHEAD_STEPS = 50_000  # search steps for the rounds left after one candidate round
 _LOOKAHEAD_TRIES = 8  # candidate rounds tried, each avoiding the pairs of those rejected
 
@@ -69,9 +83,15 @@ def pair_swiss(
     *,
     style: Style = "slide",
     rounds_left: int = 0,
+    effort: Effort | None = None,
 ) -> SwissRound:
     """Pair one Swiss round. `entrants` must be ordered by current standing (best first);
-    `rounds_left` rounds are still to be paired after this one."""
+    `rounds_left` rounds are still to be paired after this one.
+
+    `effort` counts the work (see :mod:`._search`): with `allowed` steps it raises
+    :class:`SearchTooLong` rather than work longer, with `progress` it reports how far the
+    round has come."""
+    effort = effort or Effort()
     count = len(entrants)
     if len({e.id for e in entrants}) != count:
         raise ValueError("entrant ids must be unique")
@@ -80,24 +100,7 @@ def pair_swiss(
     group_index = {score: group for group, score in enumerate(scores)}
     group_of = [group_index[e.score] for e in entrants]
 
-    # Preference sequence: score groups top-down; for "slide" each group is interleaved
-    # (1, 5, 2, 6, ...) so that preferred opponents sit next to each other and the
-    # windowed matcher sees them as near neighbours.
-    members: list[list[int]] = [[] for _ in scores]
-    for rank, group in enumerate(group_of):
-        members[group].append(rank)
-    order: list[int] = []
-    position = [0] * count
-    target = [1] * len(scores)
-    for group, ranks in enumerate(members):
-        for place, rank in enumerate(ranks):
-            position[rank] = place
-        if style == "slide":
-            half = len(ranks) // 2
-            target[group] = max(1, half)
-            top, bottom = ranks[:half], ranks[half : 2 * half]
-            ranks = [r for pair in zip(top, bottom, strict=True) for r in pair] + ranks[2 * half :]
-        order.extend(ranks)
+    members, order, position, target = _preferences(group_of, len(scores), style)
 
     bye_node = count if count % 2 else None
     nodes = order + ([bye_node] if bye_node is not None else [])
@@ -129,35 +132,185 @@ def pair_swiss(
             return allowed(u, v) and frozenset((u, v)) not in avoid
 
         if len(nodes) <= EXACT_FIELD:
+            effort.spend(2 * len(nodes) ** 2)
             return exact_matching(len(nodes), allowed_now, cost)
+        effort.spend(8 * len(nodes))
         found = match_sequence(len(nodes), allowed_now, cost)
         if _misses_a_bound(found, allowed_now, cost, group_of, nodes, bye_node):
+            effort.spend(2 * len(nodes) ** 2)
+            if len(nodes) <= EXACT_WHEN_STUCK:  # (rematches force more floaters: rare)
+                return exact_matching(len(nodes), allowed_now, cost)
             found = match_sequence(len(nodes), allowed_now, cost, window=len(nodes))
-        return found
+            if _misses_a_bound(found, allowed_now, cost, group_of, nodes, bye_node):
+                return found
+        # A better round has the same floaters' boundaries (criterion 3 at its bound).
+        crossed = {min(group_of[nodes[u]], group_of[nodes[v]]) for u, v in found if cost(u, v)[1]}
+        return _improved(
+            found,
+            cost,
+            lambda u, below: candidates(u, below, crossed),
+            len(nodes) - 1 if bye_node else None,
+            effort,
+        )
+
+    node_of = {rank: u for u, rank in enumerate(nodes)}
+
+    def candidates(u: int, below: int, crossed: set[int]) -> Iterator[int]:
+        """The nodes v that u may meet at a criterion-4 cost below `below`: in its score group,
+        or across a boundary (one of those `crossed`) in the next group up or down."""
+        a = nodes[u]
+        if a == bye_node:
+            return
+        group = group_of[a]
+        ranks = members[group]
+        place, aim = position[a], target[group]
+        near = {
+            ranks[j]
+            for centre in (place + aim, place - aim)
+            for j in range(max(0, centre - below + 1), min(len(ranks), centre + below))
+            if j != place
+        }
+        near.update(
+            b
+            for b in range(max(0, a - below + 1), min(count, a + below))
+            if abs(group_of[b] - group) == 1 and min(group_of[b], group) in crossed
+        )
+        for b in near:
+            v = node_of[b]
+            if allowed(u, v) and cost(u, v)[2] < below:
+                yield v
 
     chosen = solve(frozenset())
     if rounds_left > 0:
-        chosen = _completable(chosen, len(nodes), allowed, rounds_left, solve)
+        chosen = _completable(chosen, len(nodes), allowed, rounds_left, solve, effort)
+    effort.report(1)
 
-    bye = None
-    pairings: list[tuple[int, int]] = []
-    rematches = 0
-    for u, v in chosen:
-        a, b = sorted((nodes[u], nodes[v]))
-        rematches += not valid(a, b)
-        if b == bye_node:
-            bye = entrants[a].id
-        else:
-            pairings.append((a, b))
-    pairings.sort(key=lambda pair: (group_of[pair[0]], pair[0]))
+    ranked = [(min(nodes[u], nodes[v]), max(nodes[u], nodes[v])) for u, v in chosen]
+    pairings = sorted(
+        (pair for pair in ranked if pair[1] != bye_node),
+        key=lambda pair: (group_of[pair[0]], pair[0]),
+    )
     return SwissRound(
         pairings=tuple((entrants[a].id, entrants[b].id) for a, b in pairings),
-        bye=bye,
-        rematches=rematches,
+        bye=next((entrants[a].id for a, b in ranked if b == bye_node), None),
+        rematches=sum(not valid(a, b) for a, b in ranked),
     )
 
 
-def _misses_a_bound(found, allowed, cost, group_of, nodes, bye_node) -> bool:
+def _preferences(
+    group_of: list[int], groups: int, style: Style
+) -> tuple[list[list[int]], list[int], list[int], list[int]]:
+    """Each score group's ranks, the preference sequence, each rank's place in its group, and
+    each group's distance to the preferred opponent.
+
+    The sequence runs through the score groups top-down; for "slide" each group is interleaved
+    (1, 5, 2, 6, ...) so that preferred opponents sit next to each other and the windowed
+    matcher sees them as near neighbours."""
+    members: list[list[int]] = [[] for _ in range(groups)]
+    for rank, group in enumerate(group_of):
+        members[group].append(rank)
+    order: list[int] = []
+    position = [0] * len(group_of)
+    target = [1] * groups
+    for group, ranks in enumerate(members):
+        for place, rank in enumerate(ranks):
+            position[rank] = place
+        if style == "slide":
+            half = len(ranks) // 2
+            target[group] = max(1, half)
+            top, bottom = ranks[:half], ranks[half : 2 * half]
+            ranks = [r for pair in zip(top, bottom, strict=True) for r in pair] + ranks[2 * half :]
+        order.extend(ranks)
+    return members, order, position, target
+
+
+def _improved(
+    found: Pairs,
+    cost: CostOf,
+    candidates: Callable[[int, int], Iterable[int]],
+    bye_node: int | None,
+    effort: Effort,
+) -> Pairs:
+    """`found`, at the bounds of criteria 1-3, brought to the optimum of criterion 4.
+
+    Any better pairing with the same cost in criteria 1-3 differs from `found` by alternating
+    cycles (a pair of `found` out, a new pair in, ...) in which every pair is within a score
+    group or across one boundary (one floater to each boundary stays), and the nearest optimum
+    by cycles that each gain on criterion 4. Costs are measured against half of each node's
+    cheapest pair (which changes no cycle's gain), and a cycle that gains has a starting pair
+    from which every prefix gains too (the cycle lemma): so every node of such a cycle is
+    reached from a pair of `found` that costs more than its nodes' cheapest, through new pairs
+    each costing less than the gain so far. Those nodes and pairs are collected (keeping the
+    best gain reached at each node) and matched exactly: the result is optimal."""
+    partner: dict[int, int] = {}
+    for u, v in found:
+        if bye_node not in (u, v):  # the bye stays where criterion 2 put it
+            partner[u], partner[v] = v, u
+
+    def cheapest(u: int) -> int:
+        below = 1
+        while True:
+            costs = [cost(u, v)[2] for v in candidates(u, below)]
+            if costs or below > len(partner):
+                return min(costs, default=0)
+            below *= 2
+
+    # Costs are measured over half of each node's cheapest pair: no cycle gains more or less.
+    least = {u: cheapest(u) for u in partner}
+    most = max(least.values(), default=0)
+
+    def excess(u: int, v: int) -> int:  # twice the cost over the halves of the cheapest
+        return 2 * cost(u, v)[2] - least[u] - least[v]
+
+    gain: dict[int, int] = {}
+    for u, v in found:
+        worth = excess(u, v) if u in partner else 0
+        if worth > 0:
+            for x in (u, v):
+                gain[x] = max(worth, gain.get(x, 0))
+    # No simple path gains more than all the pairs of `found` together; past that a walk is
+    # going round a cycle that gains.
+    ceiling = sum(excess(u, v) for u, v in found if u in partner)
+    edges: set[tuple[int, int]] = set()
+    waiting = [(-reached, x) for x, reached in gain.items()]  # the greatest gain first
+    heapq.heapify(waiting)
+    while waiting:
+        reached, x = heapq.heappop(waiting)
+        effort.spend(3)
+        if -reached < gain[x]:
+            continue  # reached again with more since
+        for y in candidates(x, (gain[x] + least[x] + most) // 2 + 1):
+            if y == partner[x] or y not in partner or excess(x, y) >= gain[x]:
+                continue
+            z = partner[y]
+            edges.add((min(x, y), max(x, y)))
+            reached = min(ceiling, gain[x] - excess(x, y) + excess(y, z))
+            if reached > gain.get(z, 0):
+                gain[z] = reached
+                heapq.heappush(waiting, (-reached, z))
+    if not edges:
+        return found
+    import networkx as nx  # loaded on the first pairing, not at a web worker's start-up
+
+    graph = nx.Graph(edges)
+    graph.add_edges_from((x, partner[x]) for x in list(graph))
+    region = set(graph)
+    better = []
+    for part in nx.connected_components(graph):  # each matched on its own
+        pairs = graph.subgraph(part).edges
+        effort.spend(2 * len(part) ** 2)
+        better += min_cost_matching(sorted(part), {edge: cost(*edge)[1:] for edge in pairs})
+    return [pair for pair in found if pair[0] not in region] + better
+
+
+def _misses_a_bound(
+    found: Pairs,
+    allowed: Allowed,
+    cost: CostOf,
+    group_of: Sequence[int],
+    nodes: Sequence[int],
+    bye_node: int | None,
+) -> bool:
     """Whether the pairing `found` is above the lower bound of criterion 1, 2 or 3."""
     if not all(allowed(u, v) for u, v in found):
         return True
@@ -183,28 +336,45 @@ def _misses_a_bound(found, allowed, cost, group_of, nodes, bye_node) -> bool:
     return sum(cost(u, v)[1] for u, v in found) > crossings
 
 
-def _completable(chosen, size: int, allowed, rounds_left: int, solve):
+def _completable(
+    chosen: Pairs,
+    size: int,
+    allowed: Allowed,
+    rounds_left: int,
+    solve: Callable[[frozenset[frozenset[int]]], Pairs],
+    effort: Effort,
+) -> Pairs:
     """`chosen`, or the best alternative after which `rounds_left` more rounds can be paired
     without a rematch, if `chosen` leaves no such rounds and another round does."""
     graph = [{v for v in range(size) if v != u and allowed(u, v)} for u in range(size)]
-    if _rounds_possible(graph, chosen, rounds_left) is not False:
+    # The most work this can take, for the share of it done.
+    most = (
+        effort.spent + (_LOOKAHEAD_TRIES + 2) * _LOOKAHEAD_STEPS + _LOOKAHEAD_TRIES * (2 * size**2)
+    )
+
+    def search(graph: list[set[int]], count: int) -> list[list[tuple[int, int]]] | None:
+        return _matchings(graph, count, _LOOKAHEAD_STEPS, effort, most)
+
+    if _rounds_possible(graph, chosen, rounds_left, search) is not False:
         return chosen
     rejected = [chosen]
     for _ in range(_LOOKAHEAD_TRIES):
         candidate = solve(frozenset(frozenset(pair) for pairs in rejected for pair in pairs))
         if not all(allowed(u, v) for u, v in candidate):
             break
-        if _rounds_possible(graph, candidate, rounds_left) is not False:
+        if _rounds_possible(graph, candidate, rounds_left, search) is not False:
             return candidate
         rejected.append(candidate)
     try:
-        schedule = _matchings(graph, rounds_left + 1, [_LOOKAHEAD_STEPS])
+        schedule = search(graph, rounds_left + 1)
     except _GiveUp:
         schedule = None
     return schedule[0] if schedule and schedule[0] else chosen
 
 
-def _rounds_possible(graph, round_, rounds: int) -> bool | None:
+def _rounds_possible(
+    graph: list[set[int]], round_: Pairs, rounds: int, search: Search
+) -> bool | None:
     """Whether `rounds` more rematch-free rounds fit in `graph` once `round_` is played; None if
     the search gives up."""
     rest = [set(neighbours) for neighbours in graph]
@@ -212,7 +382,7 @@ def _rounds_possible(graph, round_, rounds: int) -> bool | None:
         rest[u].discard(v)
         rest[v].discard(u)
     try:
-        return _matchings(rest, rounds, [_LOOKAHEAD_STEPS]) is not None
+        return search(rest, rounds) is not None
     except _GiveUp:
         return None
 
@@ -221,48 +391,107 @@ class _GiveUp(Exception):
     pass
 
 
-def _matchings(graph: list[set[int]], count: int, budget: list[int]):
-    """`count` edge-disjoint perfect matchings of `graph` (modified in place, restored), or
-    None if there are none; raises _GiveUp when `budget` runs out."""
-    size = len(graph)
-    if count == 0:
-        return []
-    if any(len(neighbours) < count for neighbours in graph):
-        return None
-    if min(len(neighbours) for neighbours in graph) >= size / 2 + count - 1:
-        # Dirac: a graph this dense has a Hamiltonian cycle, so a perfect matching, and stays
-        # that dense after each of the `count` matchings is removed.
-        return [[]] * count
-    matched = [False] * size
-    pairs: list[tuple[int, int]] = []
+# A matching under way: who is matched, its pairs, the choices left at each vertex chosen
+# (the vertex first), and each vertex's number of unmatched neighbours.
+_Level = tuple[list[bool], list[tuple[int, int]], list[list[int]], list[int]]
 
-    def extend():
-        free = [v for v in range(size) if not matched[v]]
-        if not free:
-            for u, v in pairs:
-                graph[u].discard(v)
-                graph[v].discard(u)
-            try:
-                later = _matchings(graph, count - 1, budget)
-            finally:
-                for u, v in pairs:
-                    graph[u].add(v)
-                    graph[v].add(u)
-            return None if later is None else [list(pairs), *later]
-        u = min(free, key=lambda x: sum(not matched[y] for y in graph[x]))
-        for v in sorted(graph[u]):
-            if matched[v]:
-                continue
-            budget[0] -= 1
-            if budget[0] < 0:
-                raise _GiveUp
+
+def _next_choice(graph: list[set[int]], level: _Level, spend: Callable[[], None]) -> bool:
+    """Give the deepest vertex of `level` with a choice left its next partner, undoing the
+    choices passed on the way up; False when no vertex of `level` has one left."""
+    matched, pairs, choices, open_ = level
+    while choices:
+        choice = choices[-1]
+        u = choice[0]
+        if len(pairs) == len(choices):  # undo this vertex's current partner
+            _, v = pairs.pop()
+            matched[u] = matched[v] = False
+            for x in (u, v):
+                for y in graph[x]:
+                    open_[y] += 1
+        if len(choice) > 1:
+            v = choice.pop()
+            spend()
             matched[u] = matched[v] = True
             pairs.append((u, v))
-            found = extend()
-            if found is not None:
-                return found
-            pairs.pop()
-            matched[u] = matched[v] = False
+            for x in (u, v):
+                for y in graph[x]:
+                    open_[y] -= 1
+            return True
+        choices.pop()
+    return False
+
+
+def _matchings(
+    graph: list[set[int]], count: int, steps: int, effort: Effort, most: int
+) -> list[Pairs] | None:
+    """`count` edge-disjoint perfect matchings of `graph` (modified while searching, restored),
+    or None if there are none; raises _GiveUp after `steps` steps (each counted by `effort`,
+    which reports them as a share of `most`).
+
+    A depth-first search kept on explicit stacks, so no field or number of rounds can exhaust
+    Python's recursion limit: one level per matching, each with its choices so far."""
+    size = len(graph)
+    found: list[list[tuple[int, int]]] = []  # finished matchings, their edges out of `graph`
+    levels: list[_Level] = []
+
+    def spend() -> None:
+        nonlocal steps
+        steps -= 1
+        if steps < 0:
+            raise _GiveUp
+        if effort.spend():
+            effort.report(effort.spent / most)
+
+    def restore(pairs: list[tuple[int, int]]) -> None:
+        for u, v in pairs:
+            graph[u].add(v)
+            graph[v].add(u)
+
+    def open_level() -> list[list[tuple[int, int]]] | None:
+        """Start the next matching; the answer when none is needed (or Dirac settles the rest),
+        else None (after pushing a level, or not when the graph is too sparse for the rest)."""
+        left = count - len(found)
+        if left == 0:
+            return list(found)
+        degrees = [len(neighbours) for neighbours in graph]
+        if min(degrees) >= size / 2 + left - 1:
+            # Dirac: a graph this dense has a Hamiltonian cycle, so a perfect matching, and
+            # stays that dense after each of the `left` matchings is removed.
+            return [*found, *[[] for _ in range(left)]]
+        if min(degrees) >= left:
+            levels.append(([False] * size, [], [], degrees))
         return None
 
-    return extend()
+    try:
+        answer = open_level()
+        if answer is not None:
+            return answer
+        while levels:
+            matched, pairs, choices, open_ = levels[-1]
+            free = [v for v in range(size) if not matched[v]]
+            if not free:
+                for u, v in pairs:
+                    graph[u].discard(v)
+                    graph[v].discard(u)
+                found.append(list(pairs))
+                answer = open_level()
+                if answer is not None:
+                    return answer
+                if levels[-1][1] is not pairs:
+                    continue  # a new level was opened
+                restore(found.pop())
+            else:
+                u = min(free, key=open_.__getitem__)
+                choices.append([u, *sorted((v for v in graph[u] if not matched[v]), reverse=True)])
+            # Take the next choice of the deepest vertex with one left, undoing as we go up.
+            while levels:
+                if _next_choice(graph, levels[-1], spend):
+                    break
+                levels.pop()  # this matching has no way left: back to the one before
+                if levels:
+                    restore(found.pop())
+        return None
+    finally:
+        for pairs in found:
+            restore(pairs)

@@ -28,6 +28,7 @@ import random
 from collections import defaultdict
 from collections.abc import Callable, Collection, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 
 @dataclass(frozen=True)
@@ -60,8 +61,7 @@ class Standing:
     values: Mapping[str, float]
 
 
-@dataclass(frozen=True)
-class _Appearance:
+class _Appearance(NamedTuple):  # a tuple: made for every side of every result, many times
     entrant: Hashable
     partners: tuple[Hashable, ...]
     opponents: tuple[Hashable, ...]
@@ -85,7 +85,7 @@ def _appearances(results: Sequence[MatchResult]) -> Iterator[_Appearance]:
         ):
             points = result * r.value if result == 1 else result
             for entrant in own:
-                partners = tuple(p for p in own if p != entrant)
+                partners = tuple(p for p in own if p != entrant) if len(own) > 1 else ()
                 yield _Appearance(entrant, partners, other, result, points, pf, pa, gf)
 
 
@@ -148,7 +148,9 @@ def head_to_head(
     return {e: wins.get(e, 0.0) for e in group}
 
 
-_GLOBAL_KEYS: dict[str, Callable[[Sequence[MatchResult], Mapping[Hashable, float]], dict]] = {
+_GLOBAL_KEYS: dict[
+    str, Callable[[Sequence[MatchResult], Mapping[Hashable, float]], dict[Hashable, float]]
+] = {
     "match_wins": lambda results, scores: match_wins(results),
     "games_won": lambda results, scores: _total(results, lambda x: x.games_for),
     "points_for": lambda results, scores: _total(results, lambda x: x.points_for),
@@ -194,7 +196,7 @@ def rank(
         for e in entrants:
             values[e][key] = stats.get(e, {}).get(key, computed.get(e, 0.0))
 
-    def classes(group: list[Hashable], value: Callable[[Hashable], float]) -> list[list]:
+    def classes(group: list[Hashable], value: Callable[[Hashable], float]) -> list[list[Hashable]]:
         by_value: dict[float, list[Hashable]] = defaultdict(list)
         for e in group:
             by_value[value(e)].append(e)

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from league.models import Event, Match, Organisation, Player
+from league.models.touched import updated_field
 
 
 def provisional_below() -> int:
@@ -43,6 +44,7 @@ class RatingPool(models.Model):
     replaying_from = models.DateTimeField(null=True, blank=True, editable=False)
     recalculated = models.DateTimeField(_("last recalculated"), null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
+    updated = updated_field()
 
     class Meta:
         ordering = ["kind", "name"]
@@ -147,6 +149,7 @@ class Rating(models.Model):
     # The conservative value that is displayed and ranked: OpenSkill's ordinal, mu − 3·sigma.
     ordinal = models.FloatField(_("rating"))
     matches = models.PositiveIntegerField(_("matches"))
+    updated = updated_field()
 
     class Meta:
         constraints = [

@@ -25,28 +25,29 @@ rates the matches from there on, in one transaction: replaying twice gives the s
 and the (match, player, pool) unique constraint refuses any double update.
 """
 
-from collections import Counter
+import struct
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime, time
+from datetime import UTC, datetime, time, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
-from django.db.models import Exists, F, Min, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, F, Min, OuterRef, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from config.celery import queue_on_commit
-from games.models import Seat, Table
+from core.tasks import queue_on_commit
 from league.models import Event, Match, Organisation, Player, Result
 from league.permissions import can, lineage, require
 from league.services.errors import ServiceError
 
 from .models import EventPool, RatedMatch, Rating, RatingChange, RatingPool
 from .skill import Skill, initial, ordinal, outcome_of, rate_match
+from .sources import ranked_tables
 
 # The `dirty_from` that replays a pool from its first match.
 FROM_START = datetime(1900, 1, 1, tzinfo=UTC)
@@ -226,23 +227,17 @@ def result_counted(match: Match) -> None:
         _request_all(_place(pool, Match.objects.filter(pk=match.pk)))
 
 
-def table_counted(table: Table) -> None:
-    """A ranked table finished: rate it in the global pool, in its place.
+def table_counted(table_id: int, finished: datetime) -> None:
+    """A ranked table finished at `finished`: rate it in the global pool, in its place.
 
     Called in the transaction that finishes the table, so that a finished ranked table is
     never left unrated; placing it twice changes nothing.
     """
     pool = global_pool()
     RatedMatch.objects.update_or_create(
-        table=table, defaults={"pool": pool, "played_at": table.finished}
+        table_id=table_id, defaults={"pool": pool, "played_at": finished}
     )
-    request_recalculation(pool.pk, table.finished)
-
-
-def _ranked_tables() -> QuerySet[Table]:
-    return Table.objects.filter(
-        kind=Table.Kind.RANKED, status=Table.Status.FINISHED, finished__isnull=False
-    )
+    request_recalculation(pool.pk, finished)
 
 
 def reindex(pool: RatingPool) -> None:
@@ -253,14 +248,15 @@ def reindex(pool: RatingPool) -> None:
         slots = RatedMatch.objects.filter(pool=pool)
         slots.filter(match__isnull=False).exclude(match__in=feeding).delete()
         changed = _place(pool, feeding)
-        if pool.kind == RatingPool.Kind.GLOBAL:
-            slots.filter(table__isnull=False).exclude(table__in=_ranked_tables()).delete()
+        if pool.kind == RatingPool.Kind.GLOBAL and (tables := ranked_tables()):
+            finished_tables = tables.finished()
+            slots.filter(table__isnull=False).exclude(table__in=finished_tables).delete()
             RatedMatch.objects.bulk_create(
                 [
                     RatedMatch(table_id=pk, pool=pool, played_at=finished)
-                    for pk, finished in _ranked_tables()
-                    .filter(rating_slot__isnull=True)
-                    .values_list("pk", "finished")
+                    for pk, finished in finished_tables.filter(
+                        rating_slot__isnull=True
+                    ).values_list("pk", "finished")
                 ],
                 batch_size=BATCH,
             )
@@ -370,17 +366,24 @@ def replay(pool_id: int, start: datetime) -> int:
                 "match__entry_b__player_2_id",
             )
         ]
-        tables = _ranked_rows(pool_id, start)
+        tables = source.rows(pool_id, start) if (source := ranked_tables()) else []
         if tables:  # in their places: (played_at, the matches first, then each id)
             matches = sorted(matches + tables, key=lambda row: (row[2], row[0] is None, row[:2]))
         undone = RatingChange.objects.filter(pool_id=pool_id, played_at__gte=start)
+        # each player's rating before the first change undone, and how many are undone
         before: dict[int, Skill] = {}
-        undone_counts: Counter[int] = Counter()
-        for player, mu, sigma in undone.order_by(*CHANGE_ORDER).values_list(
-            "player_id", "mu_before", "sigma_before"
+        undone_counts: dict[int, int] = {}
+        by_player = [F("player_id")]
+        for player, mu, sigma, count in (
+            undone.annotate(
+                nth=Window(RowNumber(), partition_by=by_player, order_by=CHANGE_ORDER),
+                count=Window(Count("pk"), partition_by=by_player),
+            )
+            .filter(nth=1)
+            .values_list("player_id", "mu_before", "sigma_before", "count")
         ):
-            before.setdefault(player, (mu, sigma))
-            undone_counts[player] += 1
+            before[player] = (mu, sigma)
+            undone_counts[player] = count
         players = set(before)
         for row in matches:
             players.update(p for p in row[5:] if p is not None)
@@ -395,7 +398,7 @@ def replay(pool_id: int, start: datetime) -> int:
         for player in players:
             mu, sigma, count = current.get(player, (*initial(), 0))
             skills[player] = before.get(player, (mu, sigma))
-            counts[player] = max(count - undone_counts[player], 0)
+            counts[player] = max(count - undone_counts.get(player, 0), 0)
 
         changes = []
         rated = 0
@@ -441,37 +444,6 @@ def replay(pool_id: int, start: datetime) -> int:
     return rated
 
 
-def _ranked_rows(pool_id: int, start: datetime) -> list[tuple]:
-    """The pool's ranked tables from `start` on, as the replay's rows: (None, table id,
-    played_at, games of side 0, games of side 1, side 0's two players, side 1's two).
-
-    Seats 0 and 2 are one pair, 1 and 3 the other. The winner has one game; a pair that
-    forfeited (absent for a whole hand) loses. A seat without a player is left as None,
-    and the table is not rated.
-    """
-    slots = list(
-        RatedMatch.objects.filter(
-            pool_id=pool_id, table__isnull=False, played_at__gte=start
-        ).values_list("table_id", "played_at", "table__match", "table__forfeit_side")
-    )
-    if not slots:
-        return []
-    players: dict[int, list[int | None]] = {pk: [None] * 4 for pk, *_rest in slots}
-    seats = Seat.objects.filter(table_id__in=list(players), number__lt=4).values_list(
-        "table_id", "number", "user__player__id"
-    )
-    for table_id, number, player in seats:
-        players[table_id][(number % 2) * 2 + number // 2] = player
-    rows = []
-    for table_id, played_at, match, forfeit_side in slots:
-        winner = (match or {}).get("winner") if forfeit_side is None else 1 - forfeit_side
-        if winner not in (0, 1):
-            continue  # an unfinished match (every seat left to a bot) is not rated
-        games = (int(winner == 0), int(winner == 1))
-        rows.append((None, table_id, played_at, *games, *players[table_id]))
-    return rows
-
-
 # The order of a pool's rated matches (see the module's docstring), for its rating changes.
 CHANGE_ORDER = (
     "played_at",
@@ -491,7 +463,8 @@ CHANGE_COLUMNS = (
 
 
 def _insert_changes(pool_id: int, rows: list[tuple]) -> None:
-    """Write rating changes, `CHANGE_COLUMNS` each: PostgreSQL's COPY, else batched INSERTs."""
+    """Write rating changes, `CHANGE_COLUMNS` each: PostgreSQL's binary COPY, else batched
+    INSERTs."""
     if connection.vendor != "postgresql":
         RatingChange.objects.bulk_create(
             (
@@ -505,19 +478,39 @@ def _insert_changes(pool_id: int, rows: list[tuple]) -> None:
     columns = ", ".join(("pool_id", *CHANGE_COLUMNS))
     with (
         connection.cursor() as cursor,
-        cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
+        cursor.copy(f"COPY {table} ({columns}) FROM STDIN WITH (FORMAT BINARY)") as copy,
     ):
-        # COPY's text format, written by hand: psycopg's write_row takes four times longer.
-        # repr() of a float reads back as the very same float; \N is NULL.
-        prefix, last = "", None
+        copy.write(_COPY_HEADER)
+        last, head = None, b""
         for batch in range(0, len(rows), BATCH):
             lines = []
-            for match, table_id, at, player, a, b, c, d in rows[batch : batch + BATCH]:
-                if (match, table_id) != last:
-                    ids = f"{match}\t\\N" if table_id is None else f"\\N\t{table_id}"
-                    prefix, last = f"{pool_id}\t{ids}\t{at.isoformat()}\t", (match, table_id)
-                lines.append(f"{prefix}{player}\t{a!r}\t{b!r}\t{c!r}\t{d!r}\n")
-            copy.write("".join(lines))
+            for match, table_id, at, player, mu, sigma, new_mu, new_sigma in rows[
+                batch : batch + BATCH
+            ]:
+                if (match, table_id) != last:  # the match's four rows share their first fields
+                    head = _copy_head(pool_id, match, table_id, at)
+                    last = (match, table_id)
+                lines.append(head + _COPY_TAIL(8, player, 8, mu, 8, sigma, 8, new_mu, 8, new_sigma))
+            copy.write(b"".join(lines))
+        copy.write(_COPY_TRAILER)
+
+
+# COPY's binary format, written by hand (psycopg's write_row takes several times longer): a
+# row is its number of fields, then each field's length in bytes (-1: NULL) and its value:
+# bigint ids, a timestamptz as microseconds since 2000-01-01 UTC, double precision floats.
+_COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack("!ii", 0, 0)
+_COPY_TRAILER = struct.pack("!h", -1)
+_COPY_TAIL = struct.Struct("!iqidididid").pack  # player_id, mu/sigma before, mu/sigma after
+_POSTGRES_EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+
+
+def _copy_head(pool_id: int, match: int | None, table_id: int | None, at: datetime) -> bytes:
+    """A change's first fields (9 in all): pool_id, match_id, table_id, played_at."""
+    micros = (at - _POSTGRES_EPOCH) // _MICROSECOND
+    if table_id is None:
+        return struct.pack("!hiqiqiiq", 9, 8, pool_id, 8, match, -1, 8, micros)
+    return struct.pack("!hiqiiqiq", 9, 8, pool_id, -1, 8, table_id, 8, micros)
 
 
 # Reading -----------------------------------------------------------------------------

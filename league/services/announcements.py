@@ -2,6 +2,7 @@
 and when, each in the player's own language, sent by the background worker."""
 
 from django.conf import settings
+from django.db.models import F
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
@@ -58,7 +59,7 @@ def round_published_mails(round_: Round) -> list[Mail]:
         "entry_b__player_2__user",
     )
     mails, seen = [], set()
-    for match in matches.order_by("table", "pk"):
+    for match in matches.order_by(F("table").asc(nulls_last=True), "pk"):  # the bye last
         for entry, opponent in ((match.entry_a, match.entry_b), (match.entry_b, match.entry_a)):
             for player in entry.players if entry is not None else []:
                 address = player.contact_email

@@ -39,7 +39,13 @@ def create_club(user, *, name: str, city: str = "", country: str = "") -> Organi
         country=country.strip().upper()[:2],
     )
     Membership.objects.create(organisation=club, user=user, role=Membership.Role.OWNER)
-    audit(user, "organisation.create", club, after=snapshot(club, ["name", "city", "country"]))
+    audit(
+        user,
+        "organisation.create",
+        club,
+        after=snapshot(club, ["name", "city", "country"]),
+        organisation=club,
+    )
     return club
 
 
@@ -87,7 +93,13 @@ def add_player(
     require(user, "organisation.manage", organisation)
     values = _clean_player(display_name, email, phone)
     player = Player.objects.create(club=organisation, **values)
-    audit(user, "player.create", player, after=snapshot(player, PLAYER_FIELDS))
+    audit(
+        user,
+        "player.create",
+        player,
+        after=snapshot(player, PLAYER_FIELDS),
+        organisation=organisation,
+    )
     return player
 
 
@@ -107,5 +119,12 @@ def update_player(
     for name, value in _clean_player(display_name, email, phone).items():
         setattr(player, name, value)
     player.save()
-    audit(user, "player.update", player, before=before, after=snapshot(player, PLAYER_FIELDS))
+    audit(
+        user,
+        "player.update",
+        player,
+        before=before,
+        after=snapshot(player, PLAYER_FIELDS),
+        organisation=organisation,
+    )
     return player

@@ -15,7 +15,8 @@ from ..models import Entry, Event, Match, Membership, Organisation, Result
 from ..permissions import MANAGERS, REFEREES
 from ..tournaments.models import Bracket, DraftPairing, Tournament
 from ..tournaments.services import groups
-from ..tournaments.services.common import TOURNAMENT_FORMATS
+from ..tournaments.services.common import TOURNAMENT_FORMATS, unfinished_matches
+from ..tournaments.services.individual import unfinished_tables
 from .clubs import family
 
 LIVE = (Event.Status.DRAFT, Event.Status.REGISTRATION, Event.Status.RUNNING)
@@ -123,7 +124,36 @@ def _todos(event: Event, manager: bool, today: date) -> EventTodos:
         todos.append(Todo(text, manage, urgent=True))
     if manager and tournament:
         todos.extend(_round_todos(event, run, missing or waiting or disputed, counts["accepted"]))
+    if manager and waits_to_finish(event):
+        text = _("Everything is played: finish the event")
+        todos.append(Todo(text, (run if tournament else manage) + "#finish", urgent=True))
     return item
+
+
+def waits_to_finish(event: Event) -> bool:
+    """Is finishing all that is left of a running event? Every match (an individual event's
+    every table) has its confirmed result, none waits or is disputed, no draft round, and
+    nothing is left to draw: a Swiss or individual event has played its planned rounds,
+    a groups event its playoff (a bracket's next matches are made as results come in). An
+    arena is never waiting: it ends with its time window."""
+    if event.status != Event.Status.RUNNING or not event.rounds.exists():
+        return False
+    if event.format == Event.Format.ARENA:  # it ends with its time window, by itself
+        return False
+    if unfinished_matches(event).exists() or DraftPairing.objects.filter(event=event).exists():
+        return False
+    if Result.objects.filter(match__event=event, status__in=Result.OPEN).exists():
+        return False
+    if event.format in (Event.Format.SWISS, Event.Format.INDIVIDUAL):
+        planned = (Tournament.objects.filter(event=event).first() or Tournament()).rounds
+        latest = event.rounds.order_by("-number").values_list("number", flat=True).first()
+        if latest < planned:
+            return False
+        if event.format == Event.Format.INDIVIDUAL and unfinished_tables(event):
+            return False
+    if event.format == Event.Format.GROUPS_PLAYOFF:
+        return Bracket.objects.filter(event=event).exists()
+    return True
 
 
 def _results_url(event: Event, match: Match) -> str:

@@ -9,13 +9,15 @@ import csv
 import io
 import unicodedata
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
-from ..models import Division, Entry, Event, Organisation, Player, Result
+from ..models import Autopilot, Division, Entry, Event, Organisation, Player, Result
 from ..permissions import can, require, speaks_for
+from ..signals import entry_left
 from .audit import audit, snapshot
 from .clubs import add_player, normalised, roster
 from .errors import ServiceError
@@ -43,8 +45,9 @@ ACTIVE = (Entry.Status.ACCEPTED, Entry.Status.WAITLISTED)
 
 def _registration_open(event: Event) -> bool:
     now = timezone.now()
+    arena_on = event.format == Event.Format.ARENA and event.status == Event.Status.RUNNING
     return (
-        event.status == Event.Status.REGISTRATION
+        (event.status == Event.Status.REGISTRATION or arena_on)  # an arena: join any time
         and (event.registration_opens is None or event.registration_opens <= now)
         and (event.registration_closes is None or now < event.registration_closes)
     )
@@ -72,13 +75,15 @@ def register(
     player_2: Player | None = None,
     captain: Player | None = None,
     club: Organisation | None = None,
+    club_name: str = "",
     team: Entry | None = None,
     division: Division | None = None,
     seed: int | None = None,
     rating: float | None = None,
 ) -> Entry:
     """Enter a pair (or a club team, or a pair of a team, or one player of an individual
-    event) in an event.
+    event or an arena) in an event. `club_name`: the home club as written, when it is no
+    club on the site.
 
     Organisers may enter at any time (after the fixtures are made, a late entry gets catch-up
     fixtures); others while registration is open, and only an entry they play in or captain.
@@ -105,6 +110,10 @@ def register(
             raise ServiceError("one_player", _("Each entry of an individual event is one player."))
         club = club or player_1.club
         _check_players(event, players)
+    elif event.format == Event.Format.ARENA:  # a pair, or a player the server partners
+        if player_1 is None:
+            raise ServiceError("pair_incomplete", _("A pair needs two players."))
+        _check_players(event, players)
     elif not is_team:
         if len(players) != 2:
             raise ServiceError("pair_incomplete", _("A pair needs two players."))
@@ -126,6 +135,7 @@ def register(
         team=team,
         name=name[:120],
         club=club,
+        club_name="" if club else club_name[:120],
         captain=captain,
         player_1=player_1,
         player_2=player_2,
@@ -152,17 +162,106 @@ def _lock(entry: Entry) -> tuple[Event, Entry]:
     return event, Entry.objects.select_for_update().get(pk=entry.pk)
 
 
+def _check_in_window(event: Event, entry: Entry) -> None:
+    """An event that runs itself takes check-ins in its window only, each entry once."""
+    pilot = Autopilot.objects.filter(event=event).first()
+    if pilot is None:
+        return
+    now = timezone.now()
+    if entry.checked_in is not None:
+        raise ServiceError("already_checked_in", _("This entry has already checked in."))
+    if pilot.started is not None or now >= pilot.starts:
+        raise ServiceError("check_in_closed", _("Check-in closed when the event started."))
+    opens = pilot.starts - timedelta(minutes=pilot.check_in_minutes)
+    if now < opens:
+        raise ServiceError(
+            "check_in_not_open",
+            _("Check-in opens at %(time)s.")
+            % {"time": formats.time_format(timezone.localtime(opens), "TIME_FORMAT")},
+        )
+
+
+def _check_in_open(event: Event) -> None:
+    if not event.check_in_open:
+        raise ServiceError("check_in_closed", _("Check-in is closed."))
+
+
 @transaction.atomic
 def check_in(user, entry: Entry) -> Entry:
     event, entry = _lock(entry)
     require(user, "entry.act", entry)
     if entry.status != Entry.Status.ACCEPTED:
         raise ServiceError("not_accepted", _("Only accepted entries check in."))
+    _check_in_open(event)
+    _check_in_window(event, entry)
     if entry.checked_in is None:
         entry.checked_in = timezone.now()
         entry.save(update_fields=["checked_in"])
         audit(user, "entry.check_in", entry, event=event, after={"checked_in": True})
     return entry
+
+
+@transaction.atomic
+def undo_check_in(user, entry: Entry) -> Entry:
+    """The entry is no longer checked in (its captain or an organiser), while check-in is
+    open; an event that runs itself takes it back before its start only. Undoing it again
+    changes nothing."""
+    event, entry = _lock(entry)
+    require(user, "entry.act", entry)
+    _check_in_open(event)
+    pilot = Autopilot.objects.filter(event=event).first()
+    if pilot is not None and (pilot.started is not None or timezone.now() >= pilot.starts):
+        raise ServiceError("check_in_closed", _("Check-in closed when the event started."))
+    if entry.checked_in is not None:
+        entry.checked_in = None
+        entry.save(update_fields=["checked_in"])
+        audit(user, "entry.undo_check_in", entry, event=event, before={"checked_in": True})
+    return entry
+
+
+@transaction.atomic
+def open_check_in(user, event: Event, is_open: bool) -> Event:
+    """Close check-in (nobody checks in or undoes one) or reopen it (organisers)."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    require(user, "event.manage", event)
+    if event.check_in_open != is_open:
+        event.check_in_open = is_open
+        event.save(update_fields=["check_in_open"])
+        action = "event.check_in_open" if is_open else "event.check_in_close"
+        audit(user, action, event, event=event, after={"check_in_open": is_open})
+    return event
+
+
+@transaction.atomic
+def delete_entry(user, entry: Entry) -> None:
+    """Delete an entry made by mistake (organisers), with its team's pairs, before anything
+    was drawn or paired with it; afterwards it is withdrawn instead. The first entry on the
+    waiting list takes a freed place."""
+    event, entry = _lock(entry)
+    require(user, "event.manage", event)
+    if drawn(event):
+        raise ServiceError(
+            "entry_drawn",
+            _("The event's rounds or draw are made: withdraw the entry instead."),
+        )
+    before = snapshot(entry, ENTRY_FIELDS)
+    accepted = entry.status == Entry.Status.ACCEPTED
+    audit(user, "entry.delete", entry, event=event, before=before)
+    entry.delete()
+    if accepted:
+        _promote(event, user)
+    bump_standings(event)
+
+
+def drawn(event: Event) -> bool:
+    """Whether anything was made of the event's entries: rounds, a draft round, a bracket or
+    groups (an entry is withdrawn then, never deleted)."""
+    return (
+        event.rounds.exists()
+        or event.draft_pairings.exists()
+        or hasattr(event, "bracket")
+        or event.groups.exists()
+    )
 
 
 def _promote(event: Event, actor) -> Entry | None:
@@ -223,6 +322,7 @@ def withdraw(user, entry: Entry, *, disqualify: bool = False, reason: str = "") 
         _apply_absence(event, entry, user if organiser else None)
         if entry.team_id is None:
             _promote(event, user)
+    entry_left.send(sender=Entry, entry=entry)
     bump_standings(event)
     after = {**snapshot(entry, ENTRY_FIELDS), "reason": reason[:300]}
     audit(
@@ -396,28 +496,78 @@ def preview_entrants(event: Event, data: bytes | str, *, add_players: bool = Tru
     players by name, or new players when `add_players`), and an error for each bad row.
 
     Pairs: columns player 1, player 2, and optionally club, seed and rating. Individual
-    events: one player per row. The first line names the columns.
+    events: one player per row. The first line names the columns. A club is one on the site
+    (by name or slug), or else its name is kept on the entry as written.
     """
     preview = ImportPreview()
+    table = _read_table(event, data, preview)
+    if table is None:
+        return preview
+    heading, header, rows = table
+    required, optional = _columns(event)
+    preview.columns = [c for c in required + optional if c in header]
+    known: dict[str, list[Player]] = {}
+    for player in roster(event.organisation):
+        known.setdefault(normalised(player.display_name).casefold(), []).append(player)
+    seen = _Seen(
+        known=known,
+        entered={
+            pk
+            for pair in event.entries.filter(status__in=ACTIVE).values_list("player_1", "player_2")
+            for pk in pair
+            if pk is not None
+        },
+        add_players=add_players,
+    )
+    for line, cells in rows:
+        value = {c: cells[i].strip() if i < len(cells) else "" for c, i in header.items()}
+        row = ImportRow(line=line, names=[normalised(value[c]) for c in required])
+        preview.rows.append(row)
+        if len(cells) < len(heading):
+            row.refuse("missing_cells", _("This line has fewer cells than the first line."))
+        _read_club_and_numbers(row, value, seen)
+        for name in row.names:
+            row.players.append(None)
+            _name_player(row, name, seen)
+    return preview
+
+
+@dataclass
+class _Seen:
+    """What a CSV's rows are checked against: the roster by name, the players already
+    entered, and the names and seeds of the rows read so far (with their lines)."""
+
+    known: dict[str, list[Player]]
+    entered: set[int]
+    add_players: bool
+    names: dict[str, int] = field(default_factory=dict)
+    seeds: dict[int, int] = field(default_factory=dict)
+
+
+def _read_table(
+    event: Event, data: bytes | str, preview: ImportPreview
+) -> tuple[list[str], dict[str, int], list[tuple[int, list[str]]]] | None:
+    """The file's first line, its columns and its rows; None, with the preview refused, for a
+    file that cannot be read as entries of `event` at all."""
     if event.entry_kind == Event.EntryKind.TEAM:
         preview.refuse("teams_by_hand", _("Club teams are entered by hand, not from a file."))
-        return preview
+        return None
     try:
         preview.text, preview.encoding = (
             decode_csv(data) if isinstance(data, bytes) else (data, "UTF-8")
         )
     except ServiceError as error:
         preview.refuse(error.code, error.message)
-        return preview
+        return None
     rows = _read_rows(preview.text, preview)
     if preview.errors:
-        return preview
+        return None
     if not rows:
         preview.refuse("empty_file", _("The file has no lines."))
-        return preview
+        return None
     (_line, heading), rows = rows[0], rows[1:]
     header = _header(heading)
-    required, optional = _columns(event)
+    required, _optional = _columns(event)
     missing = [c for c in required if c not in header]
     if missing:
         preview.refuse(
@@ -425,89 +575,70 @@ def preview_entrants(event: Event, data: bytes | str, *, add_players: bool = Tru
             _("The first line must name the columns; missing: %(columns)s.")
             % {"columns": ", ".join(missing)},
         )
-        return preview
-    if len(rows) > MAX_CSV_ROWS:
+    elif len(rows) > MAX_CSV_ROWS:
         preview.refuse(
             "too_many_rows",
             _("A file has at most %(n)s entries.") % {"n": MAX_CSV_ROWS},
         )
-        return preview
-    if not rows:
+    elif not rows:
         preview.refuse("empty_file", _("The file names the columns but has no entries."))
-        return preview
-    preview.columns = [c for c in required + optional if c in header]
-    known: dict[str, list[Player]] = {}
-    for player in roster(event.organisation):
-        known.setdefault(normalised(player.display_name).casefold(), []).append(player)
-    entered = {
-        pk
-        for pair in event.entries.filter(status__in=ACTIVE).values_list("player_1", "player_2")
-        for pk in pair
-        if pk is not None
-    }
-    seen_names: dict[str, int] = {}
-    seen_seeds: dict[int, int] = {}
-    for line, cells in rows:
-        value = {c: cells[i].strip() if i < len(cells) else "" for c, i in header.items()}
-        row = ImportRow(line=line, names=[normalised(value[c]) for c in required])
-        preview.rows.append(row)
-        if len(cells) < len(heading):
-            row.refuse("missing_cells", _("This line has fewer cells than the first line."))
-        row.club_name = value.get("club", "")
-        if row.club_name:
-            row.club = _find_club(row.club_name)
-            if row.club is None:
-                row.refuse(
-                    "unknown_club", _("No club is called “%(club)s”.") % {"club": row.club_name}
-                )
-        row.seed = _number(row, value.get("seed", ""), "seed")
-        row.rating = _number(row, value.get("rating", ""), "rating")
-        if row.seed is not None:
-            if row.seed in seen_seeds:
-                row.refuse(
-                    "duplicate_seed",
-                    _("Seed %(seed)s is already given on line %(line)s.")
-                    % {"seed": row.seed, "line": seen_seeds[row.seed]},
-                )
-            seen_seeds.setdefault(row.seed, line)
-        for name in row.names:
-            row.players.append(None)
-            key = name.casefold()
-            if not name:
-                row.refuse("player_missing", _("A player's name is missing."))
-                continue
-            if len(name) > 80:
-                row.refuse("name_too_long", _("A name has at most 80 characters."))
-                continue
-            matches = known.get(key, [])
-            if key in seen_names:
-                if len(matches) == 1:  # named twice, still the roster's player, not a new one
-                    row.players[-1] = matches[0]
-                row.refuse(
-                    "duplicate_player",
-                    _("%(name)s is already on line %(line)s.")
-                    % {"name": name, "line": seen_names[key]},
-                )
-                continue
-            seen_names[key] = line
-            if len(matches) > 1:
-                row.refuse(
-                    "ambiguous_player",
-                    _("Several players of the roster are called %(name)s.") % {"name": name},
-                )
-            elif matches:
-                row.players[-1] = matches[0]
-                if matches[0].pk in entered:
-                    row.refuse(
-                        "already_entered",
-                        _("%(name)s is already entered in this event.") % {"name": name},
-                    )
-            elif not add_players:
-                row.refuse(
-                    "unknown_player",
-                    _("%(name)s is not on the club's roster.") % {"name": name},
-                )
-    return preview
+    return None if preview.errors else (heading, header, rows)
+
+
+def _read_club_and_numbers(row: ImportRow, value: dict[str, str], seen: _Seen) -> None:
+    row.club_name = " ".join(value.get("club", "").split())
+    if len(row.club_name) > 120:
+        row.refuse("club_too_long", _("A club's name has at most 120 characters."))
+    elif row.club_name:  # a club on the site, or its name kept as written
+        row.club = _find_club(row.club_name)
+    row.seed = _number(row, value.get("seed", ""), "seed")
+    row.rating = _number(row, value.get("rating", ""), "rating")
+    if row.seed is not None:
+        if row.seed in seen.seeds:
+            row.refuse(
+                "duplicate_seed",
+                _("Seed %(seed)s is already given on line %(line)s.")
+                % {"seed": row.seed, "line": seen.seeds[row.seed]},
+            )
+        seen.seeds.setdefault(row.seed, row.line)
+
+
+def _name_player(row: ImportRow, name: str, seen: _Seen) -> None:
+    """Whom `name` (the row's last player) names: a roster player, or a new one."""
+    key = name.casefold()
+    if not name:
+        row.refuse("player_missing", _("A player's name is missing."))
+        return
+    if len(name) > 80:
+        row.refuse("name_too_long", _("A name has at most 80 characters."))
+        return
+    matches = seen.known.get(key, [])
+    if key in seen.names:
+        if len(matches) == 1:  # named twice, still the roster's player, not a new one
+            row.players[-1] = matches[0]
+        row.refuse(
+            "duplicate_player",
+            _("%(name)s is already on line %(line)s.") % {"name": name, "line": seen.names[key]},
+        )
+        return
+    seen.names[key] = row.line
+    if len(matches) > 1:
+        row.refuse(
+            "ambiguous_player",
+            _("Several players of the roster are called %(name)s.") % {"name": name},
+        )
+    elif matches:
+        row.players[-1] = matches[0]
+        if matches[0].pk in seen.entered:
+            row.refuse(
+                "already_entered",
+                _("%(name)s is already entered in this event.") % {"name": name},
+            )
+    elif not seen.add_players:
+        row.refuse(
+            "unknown_player",
+            _("%(name)s is not on the club's roster.") % {"name": name},
+        )
 
 
 @transaction.atomic
@@ -536,6 +667,7 @@ def import_entrants(
                 player_1=players[0],
                 player_2=players[1] if len(players) > 1 else None,
                 club=row.club,
+                club_name=row.club_name,
                 seed=row.seed,
                 rating=row.rating,
             )

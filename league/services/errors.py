@@ -1,4 +1,7 @@
-from django.utils.functional import Promise
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrOrPromise
 
 
 class ServiceError(Exception):
@@ -13,7 +16,7 @@ class ServiceError(Exception):
     a form's field checks stay `forms.ValidationError`.
     """
 
-    def __init__(self, code: str, message: str | Promise):
+    def __init__(self, code: str, message: "_StrOrPromise") -> None:
         super().__init__(str(message))
         self.code = code
         self.message = message

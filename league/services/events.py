@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import Rules, RulesError, rules_from_spec
 
-from ..models import Division, Event, Organisation, Result, Season
+from ..models import Division, Event, Match, Organisation, Result, Season
 from ..permissions import require
 from ..signals import standings_changed
 from .audit import audit, snapshot
@@ -23,6 +23,24 @@ DEFAULT_TIEBREAKS = [
     Event.Tiebreak.HEAD_TO_HEAD,
     Event.Tiebreak.LOTS,
 ]
+# The tiebreaks each format starts with (the organiser may reorder them before play).
+FORMAT_TIEBREAKS = {
+    Event.Format.SWISS: [
+        "match_wins",
+        "buchholz",
+        "sonneborn_berger",
+        "point_difference",
+        "points_for",
+        "lots",
+    ],
+    Event.Format.INDIVIDUAL: [
+        "match_wins",
+        "partner_aware",
+        "point_difference",
+        "points_for",
+        "lots",
+    ],
+}
 EDITABLE = (
     "name",
     "description",
@@ -72,6 +90,11 @@ def event_rules(preset: str, overrides: Any) -> Rules:
         raise ServiceError(
             "bad_rules", _("The rule set is not valid: %(error)s") % {"error": error.message}
         ) from error
+
+
+def format_tiebreaks(event_format: str) -> list[str]:
+    """The tiebreaks an event of this format starts with."""
+    return FORMAT_TIEBREAKS.get(event_format, DEFAULT_TIEBREAKS)
 
 
 def rules_of(event: Event) -> Rules:
@@ -126,7 +149,9 @@ def create_event(user, organisation: Organisation, **fields: Any) -> Event:
     unknown = set(fields) - set(EDITABLE)
     if unknown:
         raise ValueError(f"not event settings: {sorted(unknown)}")
-    fields.setdefault("tiebreaks", list(DEFAULT_TIEBREAKS))
+    fields.setdefault(
+        "tiebreaks", list(format_tiebreaks(fields.get("format", Event.Format.LEAGUE)))
+    )
     season = fields.get("season")
     if season is not None and season.organisation_id != organisation.pk:
         raise ServiceError("bad_season", _("The season belongs to another organisation."))
@@ -166,15 +191,23 @@ TRANSITIONS = {
     Event.Status.REGISTRATION: (Event.Status.DRAFT, Event.Status.RUNNING, Event.Status.CANCELLED),
     Event.Status.RUNNING: (Event.Status.FINISHED, Event.Status.CANCELLED),
     Event.Status.FINISHED: (Event.Status.RUNNING,),
-    Event.Status.CANCELLED: (),
 }
+
+
+def transitions(event: Event) -> tuple[str, ...]:
+    """The statuses `event` may move to: a cancelled event only back to where it was."""
+    if event.status == Event.Status.CANCELLED:
+        return (event.cancelled_from or Event.Status.DRAFT,)
+    return TRANSITIONS[event.status]
 
 
 @transaction.atomic
 def set_status(user, event: Event, status: str) -> Event:
+    """Move the event to `status`; cancelling remembers where it was, and reopening a
+    cancelled event takes it back there (each audited as such)."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     require(user, "event.manage", event)
-    if status not in TRANSITIONS[event.status]:
+    if status not in transitions(event):
         raise ServiceError(
             "bad_transition",
             _("A %(from)s event cannot become %(to)s.")
@@ -183,10 +216,49 @@ def set_status(user, event: Event, status: str) -> Event:
             else _("Unknown status."),
         )
     before = snapshot(event, ["status"])
+    action = "event.status"
+    if status == Event.Status.CANCELLED:
+        event.cancelled_from, action = event.status, "event.cancel"
+    elif event.status == Event.Status.CANCELLED:
+        event.cancelled_from, action = "", "event.reopen"
     event.status = status
-    event.save(update_fields=["status"])
-    audit(user, "event.status", event, event=event, before=before, after={"status": status})
+    event.save(update_fields=["status", "cancelled_from"])
+    audit(user, action, event, event=event, before=before, after={"status": status})
     return event
+
+
+@transaction.atomic
+def delete_event(user, event: Event) -> None:
+    """Delete a draft made by mistake, with its entries (organisers). An event that was
+    published, or whose rounds were made, is cancelled instead; the deletion stays in the
+    organisation's audit log."""
+    event = Event.objects.select_for_update().select_related("organisation").get(pk=event.pk)
+    require(user, "event.manage", event)
+    if event.status != Event.Status.DRAFT:
+        raise ServiceError("not_draft", _("Only a draft is deleted: cancel the event instead."))
+    if event.rounds.exists():
+        raise ServiceError(
+            "has_rounds", _("This draft's rounds are made: cancel the event instead.")
+        )
+    audit(
+        user,
+        "event.delete",
+        event,
+        before=snapshot(event, ["name", "slug", "format"]),
+        organisation=event.organisation,
+    )
+    event.delete()
+
+
+def cancelling(event: Event) -> dict[str, int]:
+    """What cancelling `event` leaves: its matches still to play and the results kept."""
+    matches = event.matches.filter(parent__isnull=True, entry_b__isnull=False)
+    return {
+        "unplayed": matches.filter(
+            status__in=(Match.Status.SCHEDULED, Match.Status.POSTPONED)
+        ).count(),
+        "results": matches.filter(results__status=Result.Status.CONFIRMED).distinct().count(),
+    }
 
 
 @transaction.atomic

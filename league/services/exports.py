@@ -42,7 +42,7 @@ def entries(event: Event) -> Rows:
         [
             entry.player_1.display_name if entry.player_1 else "",
             entry.player_2.display_name if entry.player_2 else "",
-            entry.club.name if entry.club else "",
+            entry.home_club,
             entry.seed,
             entry.rating,
             entry.name,

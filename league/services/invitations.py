@@ -54,7 +54,13 @@ def invite(
         invited_by=user,
         expires=timezone.now() + VALID_FOR,
     )
-    audit(user, "invitation.create", invitation, after=snapshot(invitation, ["role", "email"]))
+    audit(
+        user,
+        "invitation.create",
+        invitation,
+        after=snapshot(invitation, ["role", "email"]),
+        organisation=invitation.organisation,
+    )
     if email:
         link = absolute(invitation.get_absolute_url())
         body = _("You are invited to join %(org)s as %(role)s: %(link)s") % {
@@ -87,7 +93,13 @@ def accept(user, token: str) -> Membership:
     invitation.accepted = timezone.now()
     invitation.accepted_by = user
     invitation.save(update_fields=["accepted", "accepted_by"])
-    audit(user, "invitation.accept", invitation, after={"membership": membership.pk})
+    audit(
+        user,
+        "invitation.accept",
+        invitation,
+        after={"membership": membership.pk},
+        organisation=invitation.organisation,
+    )
     return membership
 
 
@@ -137,5 +149,11 @@ def revoke(user, invitation: Invitation) -> Invitation:
     require(user, "organisation.manage", invitation.organisation)
     invitation.revoked = True
     invitation.save(update_fields=["revoked"])
-    audit(user, "invitation.revoke", invitation, after={"revoked": True})
+    audit(
+        user,
+        "invitation.revoke",
+        invitation,
+        after={"revoked": True},
+        organisation=invitation.organisation,
+    )
     return invitation

@@ -18,8 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.disputes.selectors import has_open_dispute
-from games.engine import Rules, adjudicate, match_end
+from games.engine import Rules, adjudicate
 
 from ..faults import localised
 from ..models import Event, Match, Result, Round
@@ -29,6 +28,7 @@ from ..signals import result_confirmed
 from .audit import audit, snapshot
 from .errors import ServiceError
 from .events import bump_standings, rules_of
+from .holds import refuse_while_held
 
 MAX_POINTS = 100_000
 MAX_HANDS = 200
@@ -57,42 +57,89 @@ def _points(value: Any) -> int:
     return value
 
 
-def _normal_points(game: dict[str, Any]) -> list[int] | None:
-    """Each side's normal (non-bonus) points over the game's recorded hands; None if the
-    game has no hand records."""
-    if not game["rulings"]:
-        return None
-    normal = [0, 0]
-    for ruling in game["rulings"]:
-        points = ruling.get("normal_points") or []
-        if len(points) == 2:
-            normal = [normal[0] + points[0], normal[1] + points[1]]
-    return normal
+def _dash(points: list[int]) -> str:
+    return "–".join(str(p) for p in points)
 
 
-def is_lisa(rules: Rules, game: dict[str, Any], winner: str, typed: bool) -> bool:
-    """Whether `winner` ("a" or "b") won the game by a lisa (shutout).
+def _start(ruling: dict[str, Any]) -> tuple[list[int], list[int]]:
+    """A ruled hand's match score and normal points before it (after, less the hand's own)."""
+    return (
+        [x - y for x, y in zip(ruling["scores_after"], ruling["points"], strict=True)],
+        [x - y for x, y in zip(ruling["normal_after"], ruling["normal_points"], strict=True)],
+    )
 
-    With hand records the engine decides from each side's normal points (bonuses never save a
-    side from the lisa: rules.md 12); with points only, `typed` (the organiser's tick) does.
+
+# Where a hand starts elsewhere than the game did (hand 1) or the hand before it ended:
+# (its score differs, its normal points differ) x (hand 1, a later hand).
+BREAKS = {
+    (0, True): _("Game %(g)s, hand 1 starts at %(start)s: a game starts at 0–0."),
+    (0, False): _("Game %(g)s, hand %(h)s starts at %(start)s, but hand %(p)s ended at %(end)s."),
+    (1, True): _(
+        "Game %(g)s, hand 1 counts %(start)s normal points before it: a game starts at 0–0."
+    ),
+    (1, False): _(
+        "Game %(g)s, hand %(h)s counts %(start)s normal points before it, but hand %(p)s "
+        "ended with %(end)s."
+    ),
+}
+
+
+def disagreement(number: int, typed: tuple[int, int], rulings: list[dict[str, Any]]) -> str | None:
+    """Where game `number`'s hand records disagree with each other or with the typed score,
+    in words naming the hand; None when they add up.
+
+    The first hand starts the game at 0–0, each hand starts where the one before it ended
+    (match score and normal points), and the last ends at the typed score. A faulty hand
+    (the engine stopped at its fault) is left to the referees: what the table scored in it
+    cannot be read from it, so nothing is compared across it.
     """
-    normal = _normal_points(game)
-    if normal is None:
-        return typed
-    _over, won, shutout = match_end(rules, (game["points_a"], game["points_b"]), normal)
-    return shutout and won == "ab".index(winner)
+    end: tuple[list[int], list[int]] | None = ([0, 0], [0, 0])
+    for hand, ruling in enumerate(rulings, start=1):
+        if not ruling.get("valid"):
+            end = None
+            continue
+        start = _start(ruling)
+        if end is not None and start != end:
+            part = 0 if start[0] != end[0] else 1
+            words = {"g": number, "h": hand, "p": hand - 1}
+            words |= {"start": _dash(start[part]), "end": _dash(end[part])}
+            return BREAKS[part, hand == 1] % words
+        end = (ruling["scores_after"], ruling["normal_after"])
+    if end is not None and tuple(end[0]) != typed:
+        return _(
+            "Game %(g)s: the hand records end at %(records)s after hand %(h)s, not at the "
+            "%(typed)s entered. Enter the records' score, or correct the records."
+        ) % {"g": number, "h": len(rulings), "records": _dash(end[0]), "typed": _dash(typed)}
+    return None
+
+
+def records_lisa(rulings: list[dict[str, Any]], winner: str) -> bool:
+    """The records show `winner` ("a" or "b") winning the game by a lisa: the engine's
+    ruling on the last hand (bonuses never save a side from the lisa: rules.md 12)."""
+    last = rulings[-1]
+    return bool(last["shutout"]) and last["match_winner"] == "ab".index(winner)
 
 
 def score(
-    event: Event, games: Any, rules: Rules | None = None, lisa: bool | None = None
+    event: Event,
+    games: Any,
+    rules: Rules | None = None,
+    lisa: bool | None = None,
+    ruled: bool = False,
+    timed: bool = False,
 ) -> dict[str, Any]:
     """Check a match's games against the event's format and rules; the Result's fields.
 
     `games`: [{"points_a": int, "points_b": int, "hands": [hand record, ...]}, ...], in the
     order played. Hand records are optional; the engine adjudicates each and its ruling is
-    kept (a faulty hand is shown, not refused: the table's score stands). `lisa`: the
+    kept. When a game comes with records, the records decide: their score must be the one
+    typed (else `records_disagree`, naming the hand), and the lisa is the engine's. A faulty
+    hand is shown, not refused: the table's score stands for the referees. `lisa`: the
     organiser's tick for games entered as points only (None: a lisa when the loser scored
-    nothing); games with hand records are ruled on by the engine whatever the tick says.
+    nothing). `ruled`: a referee's ruling set the points (an award, a penalty), so records
+    that no longer add up are kept as they are, and the tick decides.
+    `timed`: a live table's match ended at its time limit, the side ahead short of the
+    target (an online event's round deadline, docs/online-events.md).
     """
     rules = rules or rules_of(event)
     if not isinstance(games, list) or not games:
@@ -103,7 +150,7 @@ def score(
     if len(games) > limit:
         raise _bad(_("Too many games for this match format."))
     won = {"a": 0, "b": 0}
-    kept, winners = [], []
+    kept, winners, shown = [], [], []
     for number, game in enumerate(games, start=1):
         if not isinstance(game, dict):
             raise _bad(_("Each game needs points for both sides."))
@@ -113,7 +160,8 @@ def score(
         if max(won.values()) >= needed:
             raise _bad(_("The match was already decided before game %(n)s.") % {"n": number})
         winner = ("a" if a < b else "b") if low_wins else ("a" if a > b else "b")
-        if event.match_format != Event.MatchFormat.TIME_LIMIT and max(a, b) < rules.target:
+        untimed = event.match_format != Event.MatchFormat.TIME_LIMIT and not timed
+        if untimed and max(a, b) < rules.target:
             raise _bad(
                 _("In game %(n)s no side reached the target of %(target)s.")
                 % {"n": number, "target": rules.target}
@@ -124,13 +172,20 @@ def score(
         if not isinstance(hands, list) or len(hands) > MAX_HANDS:
             raise _bad(_("Hand records must be a list of records."))
         rulings = [adjudicate(hand) for hand in hands]
+        wrong = disagreement(number, (a, b), rulings) if rulings else None
+        if wrong and not ruled:
+            raise ServiceError("records_disagree", wrong)
+        decides = rulings and not wrong and all(r["valid"] for r in rulings)
+        shown.append(records_lisa(rulings, winner) if decides else None)
         kept.append({"points_a": a, "points_b": b, "hands": hands, "rulings": rulings})
     if max(won.values()) < needed:
         raise _bad(_("The games entered do not finish the match."))
     winner = "a" if won["a"] > won["b"] else "b"
     loser_points = sum(g["points_b" if winner == "a" else "points_a"] for g in kept)
     typed = (not low_wins and loser_points == 0) if lisa is None else bool(lisa)
-    shutout = set(winners) == {winner} and all(is_lisa(rules, g, winner, typed) for g in kept)
+    shutout = set(winners) == {winner} and all(
+        typed if game_lisa is None else game_lisa for game_lisa in shown
+    )
     return {
         "games_a": won["a"],
         "games_b": won["b"],
@@ -192,7 +247,7 @@ def _captain_users(match: Match, sides: set[str]) -> list:
     return users
 
 
-def _organisers(event: Event) -> list:
+def organisers(event: Event) -> list:
     return list(
         get_user_model()
         .objects.filter(
@@ -273,7 +328,7 @@ def enter_result(
         )
     fields = score(match.event, games, lisa=lisa)
     if current is not None:
-        _refuse_while_disputed(match)
+        refuse_while_held(match)
         current.match = match
         if same_score(current, fields):
             return _confirm(user, match, current, "result.confirm")
@@ -296,11 +351,12 @@ def enter_result(
 
 
 @transaction.atomic
-def record_online_result(match: Match, games: Any, note: str = "") -> Result:
+def record_online_result(match: Match, games: Any, note: str = "", timed: bool = False) -> Result:
     """A match played at a live table is final when it ends: the server saw every action.
 
     Confirmed at once, entered by nobody (the server); the event's dispute window runs from
-    the hands' ends, and a referee's ruling replaces it (`apply_ruling`).
+    the hands' ends, and a referee's ruling replaces it (`apply_ruling`). `timed`: the match
+    ended at its time limit (see `score`).
     """
     match = _lock(match)
     _check_playable(match)
@@ -311,7 +367,7 @@ def record_online_result(match: Match, games: Any, note: str = "") -> Result:
         status=Result.Status.CONFIRMED,
         confirmed=timezone.now(),
         note=note[:300],
-        **score(match.event, games),
+        **score(match.event, games, timed=timed),
     )
     _save_confirmed(result)
     audit(None, "result.online", result, event=match.event, after=snapshot(result, RESULT_FIELDS))
@@ -366,13 +422,6 @@ def _repeats(match: Match, row: SheetRow) -> bool:
     return confirmed is not None and same_score(confirmed, fields)
 
 
-def _refuse_while_disputed(match: Match) -> None:
-    if has_open_dispute(match):
-        raise ServiceError(
-            "dispute_open", _("A hand of this match is before the referees: wait for the ruling.")
-        )
-
-
 def _lock_result(result: Result, status: str, code: str, message) -> tuple[Match, Result]:
     match = _lock(result.match)
     result = (
@@ -396,7 +445,7 @@ def confirm_result(user, result: Result) -> Result:
         _("This result is no longer waiting for confirmation."),
     )
     require(user, "result.confirm", result)
-    _refuse_while_disputed(match)
+    refuse_while_held(match)
     return _confirm(user, match, result, "result.confirm")
 
 
@@ -441,7 +490,7 @@ def dispute_result(user, result: Result, note: str = "") -> Result:
         before=before,
         after=snapshot(result, RESULT_FIELDS),
     )
-    for organiser in _organisers(match.event):
+    for organiser in organisers(match.event):
         notify(organiser, _("A result is disputed: %(m)s"), match.get_absolute_url(), m=match)
     return result
 
@@ -486,7 +535,7 @@ def resolve_dispute(
         result, Result.Status.DISPUTED, "not_disputed", _("This result is not disputed.")
     )
     require(user, "result.resolve", result)
-    _refuse_while_disputed(match)
+    refuse_while_held(match)
     if games is None:
         return _confirm(user, match, result, "result.resolve")
     fields = score(match.event, games, lisa=lisa)
@@ -523,7 +572,7 @@ def apply_ruling(user, match: Match, games: Any, note: str) -> Result | None:
         return None
     confirmed = old.status == Result.Status.CONFIRMED
     status = Result.Status.SUPERSEDED if confirmed else Result.Status.REJECTED
-    fields = score(match.event, games, lisa=old.shutout)
+    fields = score(match.event, games, lisa=old.shutout, ruled=True)
     return _replace(user, old, status, fields, note, "result.ruling")
 
 

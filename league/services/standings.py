@@ -7,8 +7,12 @@ withdrawal bumps.
 """
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import itemgetter
+from types import MappingProxyType
+from typing import NamedTuple, cast
 
 from django.core.cache import cache
 from django.utils.functional import Promise
@@ -36,8 +40,7 @@ HEADINGS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class CountedMatch:
+class CountedMatch(NamedTuple):
     """One counted match (for a team event: a team fixture whose boards are all confirmed)."""
 
     round: int
@@ -70,6 +73,7 @@ class Standing:
     values: dict[str, float] = field(default_factory=dict)
     placement: str = ""  # elimination events: "Winner", "Runner-up", "5–8", ...
     in_play: bool = False  # elimination events: not placed yet, still in the bracket
+    places: tuple[int, int] | None = None  # elimination events: the places shared, or None
 
     @property
     def point_difference(self) -> int:
@@ -100,7 +104,7 @@ def outcomes_for(event: Event, division: Division | None = None) -> list[Counted
         rows = results.filter(match__parent__isnull=True).values_list(
             "match__round__number", "match__entry_a_id", "match__entry_b_id", *stats
         )
-        return [CountedMatch(*row) for row in rows]
+        return list(map(CountedMatch._make, rows))
     fixtures: dict[int, list] = {}
     rows = results.filter(match__parent__isnull=False).values_list(
         "match__parent_id",
@@ -125,12 +129,20 @@ def outcomes_for(event: Event, division: Division | None = None) -> list[Counted
 
 def _tally(entries: Iterable[Entry], outcomes: Iterable[CountedMatch], multiplier: int) -> dict:
     table = {entry.pk: Standing(entry) for entry in entries}
-    for o in outcomes:
-        for me, gf, ga, pf, pa in (
-            (o.a, o.games_a, o.games_b, o.points_a, o.points_b),
-            (o.b, o.games_b, o.games_a, o.points_b, o.points_a),
+    _tally_into(table, outcomes, multiplier)
+    return table
+
+
+def _tally_into(
+    table: dict[int, Standing], outcomes: Iterable[CountedMatch], multiplier: int
+) -> None:
+    """Each match into both entries' rows (an entry not in `table` is skipped)."""
+    get = table.get
+    for _round, a, b, games_a, games_b, points_a, points_b, shutout in outcomes:
+        for row, gf, ga, pf, pa in (
+            (get(a), games_a, games_b, points_a, points_b),
+            (get(b), games_b, games_a, points_b, points_a),
         ):
-            row = table.get(me)
             if row is None:
                 continue
             row.played += 1
@@ -140,8 +152,8 @@ def _tally(entries: Iterable[Entry], outcomes: Iterable[CountedMatch], multiplie
             row.points_against += pa
             if gf > ga:
                 row.won += 1
-                row.shutouts += o.shutout
-                row.match_points += multiplier if o.shutout else 1
+                row.shutouts += shutout
+                row.match_points += multiplier if shutout else 1
                 row.form.append("W")
             elif gf < ga:
                 row.lost += 1
@@ -149,23 +161,34 @@ def _tally(entries: Iterable[Entry], outcomes: Iterable[CountedMatch], multiplie
             else:
                 row.drawn += 1
                 row.form.append("D")
-    return table
 
 
-def _stats(row: Standing) -> dict[str, float]:
-    """The entry's value for each tiebreak, under the names `rank_entrants` reads from stats.
+_KEYS = {t: f"league_{t}" for t in TALLIED}
+# Where each tallied key's value sits in `_tallied`'s tuple
+_AT = {_KEYS[t]: i for i, t in enumerate(TALLIED)}
+
+
+def _tallied(table: dict[int, Standing]) -> dict[int, tuple]:
+    """Each entry's tallied tiebreak values, in TALLIED's order: match wins (a draw half),
+    games won, point difference, points for, and its lot (the lower first)."""
+    return {
+        pk: (
+            row.match_points + row.drawn / 2,
+            row.games_won,
+            row.points_for - row.points_against,
+            row.points_for,
+            -(row.entry.lot or 10**9),
+        )
+        for pk, row in table.items()
+    }
+
+
+def _stats(values: tuple) -> dict[str, float]:
+    """An entry's tallied values under the names `rank_entrants` reads from stats.
 
     "score" is what Buchholz and Sonneborn-Berger add up: shutouts and byes count too.
     """
-    won = row.match_points + row.drawn / 2
-    return {
-        "score": won,
-        f"league_{T.MATCH_WINS}": won,
-        f"league_{T.GAMES_WON}": row.games_won,
-        f"league_{T.POINT_DIFFERENCE}": row.point_difference,
-        f"league_{T.POINTS_FOR}": row.points_for,
-        f"league_{T.LOTS}": -(row.entry.lot or 10**9),
-    }
+    return {"score": values[0]} | {key: values[at] for key, at in _AT.items()}
 
 
 def rank(
@@ -180,19 +203,54 @@ def rank(
     each win worth what it is worth in the table (a shutout `multiplier` times);
     for other keys (Buchholz and the like, used by tournaments), all of them.
     """
-    table = _tally(entries, outcomes, multiplier)
-    stats = {pk: _stats(row) for pk, row in table.items()}
-    order = [f"league_{t}" if t in TALLIED else t for t in tiebreaks]
-    counted = [o for o in outcomes if o.a in table and o.b in table]
-    computed_from_all = any(t not in TALLIED and t != T.HEAD_TO_HEAD for t in tiebreaks)
-    if not computed_from_all:
-        before = order[: order.index(T.HEAD_TO_HEAD)] if T.HEAD_TO_HEAD in order else None
-        counted = [
-            o
-            for o in counted
-            if before is not None and all(stats[o.a][k] == stats[o.b][k] for k in before)
-        ]
-    played = [
+    return _ranked_rows(_tally(entries, outcomes, multiplier), outcomes, tiebreaks, multiplier)
+
+
+def _ranked_rows(
+    table: dict[int, Standing], outcomes: list[CountedMatch], tiebreaks: list[str], multiplier: int
+) -> list[Standing]:
+    """The tallied rows in order, each with its position, whether it shares it, and its
+    tiebreak values."""
+    tallied = _tallied(table)
+    ranked, kept = _order(table, tallied, outcomes, tiebreaks, multiplier)
+    shared = Counter(place for _, place, _ in ranked)
+    rows = []
+    for pk, place, computed in ranked:
+        row = table[pk]
+        row.position, row.tied = place, shared[place] > 1
+        values = {key: tallied[pk][_AT[key]] for key in kept} | dict(computed)
+        row.values = {key.removeprefix("league_"): v for key, v in values.items()}
+        rows.append(row)
+    return rows
+
+
+Ranked = list[tuple[int, int, Mapping[str, float]]]
+_NOTHING: Mapping[str, float] = MappingProxyType({})
+
+
+def _order(
+    table: dict[int, Standing],
+    tallied: dict[int, tuple],
+    outcomes: list[CountedMatch],
+    tiebreaks: list[str],
+    multiplier: int,
+) -> tuple[Ranked, list[str]]:
+    """The tallied rows in order by the tiebreaks: (entry, position, the values computed for
+    it), and the tallied keys whose values come before those."""
+    order = [_KEYS.get(t, t) for t in tiebreaks]
+    if any(t not in TALLIED and t != T.HEAD_TO_HEAD for t in tiebreaks):  # from all results
+        counted = [o for o in outcomes if o.a in table and o.b in table]
+        stats = {pk: _stats(values) for pk, values in tallied.items()}
+        played = _played(counted, multiplier)
+        return [
+            (cast(int, s.id), s.rank, s.values)
+            for s in rank_entrants(list(table), played, order, stats=stats)
+        ], []
+    return _ranked(tallied, outcomes, order, multiplier), [k for k in order if k != T.HEAD_TO_HEAD]
+
+
+def _played(outcomes: Iterable[CountedMatch], multiplier: int) -> list[MatchResult]:
+    return [
         MatchResult(
             a=o.a,
             b=o.b,
@@ -203,17 +261,57 @@ def rank(
             games_b=o.games_b,
             value=multiplier if o.shutout else 1,
         )
-        for o in counted
+        for o in outcomes
     ]
-    ranked = rank_entrants(list(table), played, order, stats=stats)
-    shared = Counter(standing.rank for standing in ranked)
-    rows = []
-    for standing in ranked:
-        row = table[standing.id]
-        row.position, row.tied = standing.rank, shared[standing.rank] > 1
-        row.values = {key.removeprefix("league_"): v for key, v in standing.values.items()}
-        rows.append(row)
-    return rows
+
+
+def _ranked(
+    tallied: dict[int, tuple], outcomes: list[CountedMatch], order: list[str], multiplier: int
+) -> Ranked:
+    """`rank_entrants` for keys the table tallies (and head-to-head), in one sort: (entry,
+    position, its head-to-head value where computed).
+
+    The keys before head-to-head order every entry at once (as `rank_entrants` splits by
+    one key after another, keeping the entries' order within a tie); each group still level
+    on them goes to `rank_entrants` from head-to-head on, with the results among its members.
+    """
+    cut = order.index(T.HEAD_TO_HEAD) if T.HEAD_TO_HEAD in order else len(order)
+    at = [_AT[key] for key in order[:cut]]
+    pick = itemgetter(*at) if at else lambda values: ()
+    level = {pk: pick(values) for pk, values in tallied.items()}
+    ids = sorted(level, key=level.__getitem__, reverse=True)
+    levels = list(map(level.__getitem__, ids))
+    # each level's place: where it first comes (the reversed pairs leave the first)
+    first = dict(zip(reversed(levels), range(len(levels), 0, -1), strict=True))
+    ranked: Ranked = list(zip(ids, map(first.__getitem__, levels), repeat(_NOTHING)))
+    if cut == len(order):
+        return ranked
+    size = Counter(levels)
+    tied = [ids[place - 1 : place - 1 + size[key]] for key, place in first.items() if size[key] > 1]
+    for group, among in zip(tied, _among(tied, outcomes), strict=True):
+        place = first[level[group[0]]] - 1
+        stats = {pk: _stats(tallied[pk]) for pk in group}
+        played = _played(among, multiplier)
+        for i, s in enumerate(rank_entrants(group, played, order[cut:], stats=stats), place):
+            ranked[i] = (
+                cast(int, s.id),
+                place + s.rank,
+                {T.HEAD_TO_HEAD: s.values[T.HEAD_TO_HEAD]},
+            )
+    return ranked
+
+
+def _among(groups: list[list[int]], outcomes: list[CountedMatch]) -> list[list[CountedMatch]]:
+    """For each group, the matches between its members, in the order played (one pass)."""
+    if not groups:
+        return []
+    group_of = {pk: i for i, group in enumerate(groups) for pk in group}
+    among: list[list[CountedMatch]] = [[] for _ in groups]
+    for o in outcomes:
+        i = group_of.get(o.a)
+        if i is not None and i == group_of.get(o.b):
+            among[i].append(o)
+    return among
 
 
 @dataclass(frozen=True)
@@ -266,16 +364,37 @@ class StandingsTable:
 
 
 def compute(event: Event, division: Division | None = None) -> StandingsTable:
-    entries = entries_for(event, division)
-    outcomes = outcomes_for(event, division)
-    multiplier = rules_of(event).shutout_multiplier
-    standings = rank(entries, outcomes, event.tiebreaks, multiplier)
-    rounds = sorted({o.round for o in outcomes})
+    return positions_over_rounds(
+        entries_for(event, division),
+        outcomes_for(event, division),
+        event.tiebreaks,
+        rules_of(event).shutout_multiplier,
+    )
+
+
+def positions_over_rounds(
+    entries: list[Entry], outcomes: list[CountedMatch], tiebreaks: list[str], multiplier: int
+) -> StandingsTable:
+    """The table (as `rank` makes it of `outcomes` in the order played) and each entry's
+    position after every round: the running tally ordered again after each round, the last
+    of them the table itself."""
+    by_round: dict[int, list[CountedMatch]] = defaultdict(list)
+    for o in outcomes:
+        by_round[o.round].append(o)
+    rounds = sorted(by_round)
     positions: dict[int, list[int]] = defaultdict(list)
+    running: dict[int, Standing] = _tally(entries, (), multiplier)
+    so_far: list[CountedMatch] = []
     for number in rounds:
-        so_far = [o for o in outcomes if o.round <= number]
-        for row in rank(entries, so_far, event.tiebreaks, multiplier):
-            positions[row.entry.pk].append(row.position)
+        _tally_into(running, by_round[number], multiplier)
+        so_far += by_round[number]
+        if number != rounds[-1]:
+            ranked, _kept = _order(running, _tallied(running), so_far, tiebreaks, multiplier)
+            for pk, place, _computed in ranked:
+                positions[pk].append(place)
+    standings = _ranked_rows(running, so_far, tiebreaks, multiplier)
+    for row in standings if rounds else ():
+        positions[row.entry.pk].append(row.position)
     return StandingsTable(standings, rounds, dict(positions))
 
 

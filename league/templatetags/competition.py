@@ -1,10 +1,34 @@
 """Competition pages: names for people (a display name, never an id or a username) and
 standings values."""
 
+from babel import Locale, UnknownLocaleError
 from django import template
+from django.utils import translation
 from django.utils.html import format_html_join
 
+from league.rule_options import LABELS
+
 register = template.Library()
+
+
+@register.filter
+def rule_option(name: str) -> str:
+    """A rule option's name in the reader's language."""
+    return str(LABELS.get(name, name))
+
+
+@register.filter
+def country(code: str) -> str:
+    """A country's name in the reader's language, from its two-letter code ("DO" ->
+    "República Dominicana" in Spanish); the code itself if unknown."""
+    code = (code or "").upper()
+    try:
+        names = Locale.parse(translation.get_language() or "es", sep="-").territories
+    except (UnknownLocaleError, ValueError):
+        return code
+    return names.get(code, code)
+
+
 MINUS = "\u2212"  # the minus sign the pages write; CSV files and the API keep numbers
 
 

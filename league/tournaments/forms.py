@@ -8,21 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from ..event_forms import RosterForm, RosterPickField
 from ..models import Entry, Event
 from .models import Tournament
-
-OPTION_FIELDS = {
-    Event.Format.SWISS: ["rounds", "avoid_same_club"],
-    Event.Format.SINGLE_ELIMINATION: ["seeding", "third_place"],
-    Event.Format.DOUBLE_ELIMINATION: ["seeding", "grand_final_reset"],
-    Event.Format.GROUPS_PLAYOFF: [
-        "seeding",
-        "groups",
-        "qualifiers_per_group",
-        "playoff_double",
-        "third_place",
-        "grand_final_reset",
-    ],
-    Event.Format.INDIVIDUAL: ["rounds", "whist", "sit_out_score", "sit_out_points"],
-}
+from .services.common import OPTION_FIELDS
 
 
 class OptionsForm(forms.ModelForm):

@@ -9,6 +9,8 @@
   match to the core `Match` once both entrants are known.
 - `Group`, `GroupMember`: the groups of a group stage.
 - `Seat`, `SitOut`, `TableResult`: the rounds of an individual event with rotating partners.
+- `PairingJob`: a round whose pairing needs longer than a request may take, computed by the
+  Celery worker while the organiser's page shows its progress.
 """
 
 from django.conf import settings
@@ -276,3 +278,43 @@ class TableResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} · {self.table}: {self.points_a}–{self.points_b}"
+
+
+class PairingJob(models.Model):
+    """A Swiss round's pairing or an individual round's seating computed in the worker.
+
+    Made only when the search needs more than a request may take (`services.jobs`); the
+    worker writes its progress (`done` of `total`) as it goes, and what it refused, in the
+    language of the organiser who asked."""
+
+    class Kind(models.TextChoices):
+        PAIR = "pair", _("Pair the round")
+        SEAT = "seat", _("Seat the round")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Searching")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="pairing_jobs")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    language = models.CharField(max_length=16, blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    message = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.kind} · {self.status}"
+
+    @property
+    def percent(self) -> int:
+        return 0 if not self.total else min(100, self.done * 100 // self.total)

@@ -5,6 +5,11 @@ from . import views
 urlpatterns = [
     path("events/<slug:slug>/tournament/", views.tournament, name="tournament"),
     path("events/<slug:slug>/tournament/run/", views.run, name="tournament_run"),
+    path(
+        "events/<slug:slug>/tournament/run/progress/",
+        views.job_progress,
+        name="tournament_job_progress",
+    ),
     path("events/<slug:slug>/tournament/<str:action>/", views.act, name="tournament_act"),
     path(
         "events/<slug:slug>/tournament/rounds/<int:number>/print/",

@@ -6,23 +6,23 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ..event_forms import ResultForm
+from ..event_forms import AutopilotForm, ResultForm
 from ..event_views import _rounds as rounds_with_results
 from ..event_views import refused
-from ..models import Event, Match, Result, Round
+from ..models import Autopilot, Entry, Event, Match, Result, Round
 from ..models.events import round_label
 from ..permissions import can, require, require_published
+from ..services import autopilot, results
 from ..services import entries as core_entries
-from ..services import results
+from ..services.dashboard import waits_to_finish
 from ..services.errors import ServiceError
 from .forms import (
-    OPTION_FIELDS,
     OptionsForm,
     PairEntryForm,
     PairingForm,
@@ -30,10 +30,11 @@ from .forms import (
     SeedsForm,
     TableResultForm,
 )
-from .models import Bracket, DraftPairing, ForbiddenPairing, TableResult
-from .services import brackets, groups, individual, swiss
+from .models import Bracket, DraftPairing, ForbiddenPairing, PairingJob, TableResult
+from .services import brackets, groups, individual, jobs, swiss
 from .services.common import (
     ELIMINATION_FORMATS,
+    OPTION_FIELDS,
     TOURNAMENT_FORMATS,
     latest_round,
     playing_entries,
@@ -119,6 +120,12 @@ def run(request: HttpRequest, slug: str) -> HttpResponse:
     """The organiser's dashboard: everything needed to run the event, in order."""
     event = _event(request, slug)
     require(request.user, "event.manage", event)
+    return run_page(request, event)
+
+
+def run_page(request: HttpRequest, event: Event, autopilot_form=None) -> HttpResponse:
+    """The run page of an event its organiser may manage; `autopilot_form`: the autopilot's
+    settings as sent, shown again with what was refused."""
     context = _page(request, event)
     tournament_ = context["tournament"]
     pairings = swiss.draft(event) if event.format == Event.Format.SWISS else []
@@ -133,6 +140,8 @@ def run(request: HttpRequest, slug: str) -> HttpResponse:
         .order_by("round__number", "table")
     )
     latest = latest_round(event)
+    job = jobs.active_job(event)
+    pilot = Autopilot.objects.filter(event=event).first()
     playoff_waits = ""
     if event.format == Event.Format.GROUPS_PLAYOFF and context["groups"] and not context["bracket"]:
         playoff_waits = groups.playoff_waits(event)
@@ -161,8 +170,53 @@ def run(request: HttpRequest, slug: str) -> HttpResponse:
         if event.format in ELIMINATION_FORMATS and context["bracket"] is None
         else None,
         elimination=event.format in ELIMINATION_FORMATS,
+        finishable=waits_to_finish(event) and pilot is None,
+        **_autopilot(event, pilot, autopilot_form),
+        job=job,
+        job_strings={
+            "progress": _("Searching for the best round: %(percent)s%% done…"),
+            "waiting": _("In the queue…"),
+            "retrying": _("Connection lost; retrying…"),
+        },
     )
     return render(request, "tournaments/run.html", context)
+
+
+def _autopilot(event: Event, pilot: Autopilot | None, form=None) -> dict:
+    """The run page's autopilot: where it is and its controls once the event runs itself,
+    and its settings while they may change (an online event of a format that can run
+    itself, before its start). The arena sets its own on the event's form."""
+    runnable = (
+        event.mode == Event.Mode.ONLINE
+        and event.format in autopilot.ONLINE_FORMATS
+        and event.format != Event.Format.ARENA
+        and not event.over
+    )
+    open_settings = runnable and (pilot is None or pilot.started is None)
+    return {
+        "pilot": pilot,
+        "pilot_clock": autopilot.clock(event, pilot) if pilot else None,
+        "autopilot_form": (form or AutopilotForm(event=event, pilot=pilot))
+        if open_settings
+        else None,
+        "repairable": event.format in autopilot.REPAIRABLE,
+        "withdrawable": event.entries.filter(status=Entry.Status.ACCEPTED).select_related(
+            "player_1", "player_2"
+        )
+        if pilot
+        else [],
+    }
+
+
+@login_required
+def job_progress(request: HttpRequest, slug: str) -> JsonResponse:
+    """The latest pairing job of the event, as the run page polls it."""
+    event = _event(request, slug)
+    require(request.user, "event.manage", event)
+    job = jobs.active_job(event) or event.pairing_jobs.first()
+    if job is None:
+        raise Http404
+    return JsonResponse(jobs.progress_of(job))
 
 
 def _swap(request: HttpRequest, event: Event) -> str:
@@ -241,14 +295,23 @@ def _simple(action: Callable, message: str) -> Callable[[HttpRequest, Event], st
     return run_action
 
 
+def _paired_now_or_later(kind: str, message: str) -> Callable[[HttpRequest, Event], str]:
+    def run_action(request: HttpRequest, event: Event) -> str:
+        if jobs.start(request.user, event, kind) is None:
+            return message
+        return _("This round needs a longer search: it is being paired in the background.")
+
+    return run_action
+
+
 ACTIONS: dict[str, Callable[[HttpRequest, Event], str]] = {
     "options": _options,
     "add-pair": _add_pair,
     "add-player": _add_player,
     "forbid": _forbid,
     "allow": _allow,
-    "pair": _simple(
-        swiss.pair_round, gettext_lazy("Draft round paired. Check it, then publish it.")
+    "pair": _paired_now_or_later(
+        PairingJob.Kind.PAIR, gettext_lazy("Draft round paired. Check it, then publish it.")
     ),
     "swap": _swap,
     "pin": _pin,
@@ -258,7 +321,7 @@ ACTIONS: dict[str, Callable[[HttpRequest, Event], str]] = {
     "draw-bracket": _draw_bracket,
     "draw-groups": _simple(groups.draw_groups, gettext_lazy("Groups drawn; their rounds are out.")),
     "playoff": _simple(groups.start_playoff, gettext_lazy("The playoff bracket is drawn.")),
-    "seat": _simple(individual.seat_round, gettext_lazy("Round seated.")),
+    "seat": _paired_now_or_later(PairingJob.Kind.SEAT, gettext_lazy("Round seated.")),
     "unseat": _simple(individual.unseat_round, gettext_lazy("The latest round was unseated.")),
 }
 
@@ -271,6 +334,7 @@ def act(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     require(request.user, "event.manage", event)
     if action not in ACTIONS:
         raise Http404
+    autopilot.require_manual(event, action)
     messages.success(request, ACTIONS[action](request, event))
     return redirect("tournament_run", slug=slug)
 

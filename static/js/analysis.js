@@ -47,7 +47,15 @@
       cost.textContent = move.cost >= 0.5
         ? fmt(T.cost, { best: move.best.split("@")[0], cost: move.cost.toFixed(1) })
         : T.best;
-      item.append(button, " ", cost);
+      // How the verdict was reached: every deal solved, a sample of them, or playouts.
+      const method = document.createElement("span");
+      method.className = "method method-" + (move.method || "estimated");
+      method.textContent = move.method === "exact"
+        ? fmt(T.exact, { deals: move.deals })
+        : move.method === "sampled"
+          ? fmt(T.sampled, { deals: move.deals, error: (move.error || 0).toFixed(1) })
+          : T.estimated;
+      item.append(button, " ", cost, " ", method);
       list.appendChild(item);
     }
   }

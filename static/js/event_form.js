@@ -1,17 +1,21 @@
-/* The event form: best-of and time-limit fields show only for their match format; the rule
-   fields' placeholders show the chosen preset's values; the tiebreak list's buttons act at
-   once instead of sending the form back. */
+/* The event form and the autopilot's: best-of and time-limit fields show only for their
+   match format. The event form's rule fields' placeholders show the chosen preset's values,
+   and its tiebreak list's buttons act at once instead of sending the form back. */
 (function () {
+  document.querySelectorAll("form").forEach(function (form) {
+    var matchFormat = form.querySelector("[name=match_format]");
+    if (!matchFormat) return;
+    function toggleMatch() {
+      form.querySelectorAll("[data-match-format]").forEach(function (input) {
+        var field = input.closest(".field");
+        if (field) field.hidden = matchFormat.value !== input.dataset.matchFormat;
+      });
+    }
+    matchFormat.addEventListener("change", toggleMatch);
+    toggleMatch();
+  });
   var form = document.querySelector("form.event-form");
   if (!form) return;
-  var matchFormat = form.querySelector("[name=match_format]");
-  function toggleMatch() {
-    form.querySelectorAll("[data-match-format]").forEach(function (input) {
-      var field = input.closest(".field");
-      if (field) field.hidden = matchFormat && matchFormat.value !== input.dataset.matchFormat;
-    });
-  }
-  if (matchFormat) { matchFormat.addEventListener("change", toggleMatch); toggleMatch(); }
   var entryKind = form.querySelector("[name=entry_kind]");
   var boards = form.querySelector("[name=boards]");
   function toggleBoards() { boards.closest(".field").hidden = entryKind.value !== "team"; }

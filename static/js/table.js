@@ -3,8 +3,7 @@
 (function () {
   "use strict";
   const config = JSON.parse(document.getElementById("table-config").textContent);
-  const T = JSON.parse(document.getElementById("table-strings").textContent);
-  const $ = (id) => document.getElementById(id);
+    const $ = (id) => document.getElementById(id);
   const SVG = "http://www.w3.org/2000/svg";
   const ENDED = ["domino", "block", "redeal"];
   const TILE = /^\d-\d/;
@@ -26,7 +25,48 @@
     offline: "M12 17a2 2 0 1 1 0 4 2 2 0 0 1 0-4zM7.05 14.05a7 7 0 0 1 9.9 0l-1.41 1.41a5 5 0 0 0-7.08 0zM3.51 10.51a12 12 0 0 1 16.98 0l-1.42 1.42a10 10 0 0 0-14.14 0zM4.4 2.6l17 17-1.4 1.4-17-17z",
     tile: "M8 2h8a2 2 0 0 1 2 2v16a2 2 0 0 1-2 2H8a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2zm0 2v7.3h8V4zm0 8.7V20h8v-7.3zM12 6.2a1.3 1.3 0 1 1 0 2.6 1.3 1.3 0 0 1 0-2.6zm-1.8 8a1.2 1.2 0 1 1 0 2.4 1.2 1.2 0 0 1 0-2.4zm3.6 0a1.2 1.2 0 1 1 0 2.4 1.2 1.2 0 0 1 0-2.4z",
   };
-  const MAX_UNIT = 30;
+  // Names the server sends as keys, in the viewer's language.
+  const ENDS = { left: gettext("Left"), right: gettext("Right"), up: gettext("Up"), down: gettext("Down") };
+  const DIRECTION = { ccw: gettext("Play goes counter-clockwise"), cw: gettext("Play goes clockwise") };
+  const PLAYED = {
+    left: gettext("%(name)s played %(tile)s on the left"), right: gettext("%(name)s played %(tile)s on the right"),
+    up: gettext("%(name)s played %(tile)s at the top"), down: gettext("%(name)s played %(tile)s at the bottom"),
+  };
+  const KINDS = {
+    table: gettext("table points"), pass: gettext("pass"), galo: gettext("galo"), paso_corrido: gettext("paso corrido"),
+    capicua: gettext("capicúa"), opening_bonus: gettext("salida"), double_domino: gettext("domino with a double"),
+    no_double_penalty: gettext("no double to open"), five_doubles: gettext("five doubles"),
+  };
+  const ENDED_KINDS = { domino: gettext("domino"), block: gettext("tranque"), redeal: gettext("redeal") };
+  const SHUTOUT_NAMES = { dominican: gettext("Lisa"), tournament: gettext("Pollona"), latin: gettext("Pollona") };
+  // What a hand's points count, by the rules' options: with pairs, and every seat on its own.
+  const COUNTED = {
+    domino: { all_hands: gettext("the pips left in every other hand, partner's included"),
+      opponents: gettext("the pips left in the opponents' hands") },
+    block: { others: gettext("the pips in every hand but the winner's own"), all_hands: gettext("the pips in all four hands"),
+      opponents: gettext("the pips in the losing pair's hands") },
+  };
+  const COUNTED_SINGLES = {
+    domino: { all_hands: gettext("the pips left in every other hand"),
+      opponents: gettext("the pips left in the other players' hands") },
+    block: { others: gettext("the pips in every hand but the winner's own"), all_hands: gettext("the pips in every hand"),
+      opponents: gettext("the pips in the other players' hands") },
+  };
+  const MATCH_WON = {
+    us: gettext("We win the match!"), you: gettext("You win the match!"), them: gettext("They win the match."),
+    side: gettext("%(side)s wins the match."),
+  };
+  const FINISH_WHY = {
+    target: gettext("A pair reached the target."),
+    forfeit: gettext("A player was absent for a whole hand at a competition table."),
+    abandoned: gettext("Each pair had a player absent for a whole hand: nobody wins a match nobody played, and it counts for no one."),
+    closed: gettext("Nobody came back to the table for 24 hours. A casual table counts for no ranking."),
+    time: gettext("The time ran out: the side ahead after the hand in play wins."),
+  };
+  const FINISH_WHY_RANKED = {
+    forfeit: gettext("A player was absent for a whole hand at a ranked table: that pair loses the match."),
+  };
+  const MAX_UNIT = 64;
   const MIN_UNIT = 5;
   const RING = 2 * Math.PI * 21;
 
@@ -41,13 +81,9 @@
 
   // ------------------------------------------------------------ helpers
 
+  // Strings come from the JavaScript catalogue (gettext, ngettext: /jsi18n/).
   function fmt(text, args) {
-    return text.replace(/%\((\w+)\)s/g, (_, k) => String(args[k]));
-  }
-
-  function plural(forms, n, args) {
-    const text = n === 0 ? forms.zero : n === 1 ? forms.one : forms.other;
-    return fmt(text, Object.assign({ n }, args || {}));
+    return interpolate(text, args, true);
   }
 
   function el(tag, attrs, children) {
@@ -106,81 +142,84 @@
 
   // ------------------------------------------------------------ the board: a snake in a box
 
-  // An arm is laid out in its own frame: it leaves the opening along +x and turns towards
-  // +y at the board's edges, back along -x, and so on. Units: a tile is 2 x 1; a double lies
-  // across (1 along, 2 across) and never turns the line.
-  function layArm(pieces, start, forward, backward) {
+  // An arm is a snake laid in its own frame: it leaves the opening along +x and runs on while
+  // the board has room for the tile and for a turn after it (or for `firstRun` pieces, when
+  // it turns early to leave the board to a longer arm); then it turns a corner towards +y and
+  // runs back along -x under itself (where that has no room, on down first), and so on.
+  // Units: a tile is 2 x 1; a double lies across (1 along, 2 across) and never turns the
+  // line. `board.fits(box, index)` says whether the arm's piece number `index` may lie there
+  // (inside the board, clear of what is laid), `board.keep` lays it. With `turnOnce` the
+  // first corner turns the arm for good: the rest is a snake in the frame turned a quarter
+  // (down the board, then back up in columns that step back towards the opening).
+  function layArm(pieces, start, board, turnOnce, firstRun) {
     const out = [];
-    let x = start, y = 0, dir = 1, dropping = false, dx = 0, dy = 0;
-    const put = (x0, y0, x1, y1, heading, piece) => out.push({
-      x0: Math.min(x0, x1), y0: Math.min(y0, y1), x1: Math.max(x0, x1), y1: Math.max(y0, y1), heading, piece });
-    pieces.forEach((piece, i) => {
-      const next = pieces[i + 1];
+    const fits = board.fits;
+    let x = start, y = 0, dir = 1, dropping = false, cornered = false, dx = 0, dy = 0;
+    const box = (x0, y0, x1, y1, heading, piece) => ({ x0: Math.min(x0, x1), y0: Math.min(y0, y1),
+      x1: Math.max(x0, x1), y1: Math.max(y0, y1), heading, piece });
+    const keep = (b) => { board.keep(b, out.length); out.push(b); };
+    const put = (b) => { if (!fits(b, out.length)) return false; keep(b); return true; };
+    // Room after a piece ending at `x` for the corner of what comes next (a double before it).
+    const room = (next, x, y, dir) => !next
+      || fits(box(x, y - (next.double ? 1 : 0.5), x + (next.double ? 2 : 1) * dir, y + 1.5), out.length + 1);
+    for (let i = 0; i < pieces.length; i += 1) {
+      const piece = pieces[i], next = pieces[i + 1];
       if (!dropping) {
-        if (piece.double) { put(x, y - 1, x + dir, y + 1, [dir, 0], piece); x += dir; return; }
-        const need = 3 + (next && next.double ? 1 : 0);
-        if (dir > 0 ? x + need <= forward : x - need >= backward) {
-          put(x, y - 0.5, x + 2 * dir, y + 0.5, [dir, 0], piece); x += 2 * dir; return;
+        if (piece.double) { if (!put(box(x, y - 1, x + dir, y + 1, [dir, 0], piece))) return null; x += dir; continue; }
+        const tile = box(x, y - 0.5, x + 2 * dir, y + 0.5, [dir, 0], piece);
+        if ((cornered || i < firstRun) && fits(tile, out.length) && room(next, x + 2 * dir, y, dir)) {
+          keep(tile); x += 2 * dir; continue;
         }
-        put(x, y - 0.5, x + dir, y + 1.5, [0, 1], piece); // the corner, hanging down
-        dropping = true; dx = x + dir / 2; dy = y + 1.5;
-        return;
+        if (turnOnce) {
+          // The rest in the frame turned a quarter: along it is +y, its turns step towards -x.
+          const turn = (u, v) => [x + 0.5 - v, u];
+          const back = (b) => {
+            const [ax, ay] = turn(b.x0, b.y0), [bx, by] = turn(b.x1, b.y1);
+            return box(ax, ay, bx, by, b.heading && [-b.heading[1], b.heading[0]], b.piece);
+          };
+          const base = out.length;
+          const rest = layArm(pieces.slice(i), y - 0.5, { fits: (b, index) => fits(back(b), base + index),
+            keep: (b, index) => board.keep(back(b), base + index) }, false, Infinity);
+          return rest && out.concat(rest.map(back));
+        }
+        if (!put(box(x, y - 0.5, x + dir, y + 1.5, [0, 1], piece))) return null; // the corner, hanging down
+        dropping = true; cornered = true; dx = x + dir / 2; dy = y + 1.5;
+        continue;
       }
-      if (piece.double) { put(dx - 1, dy, dx + 1, dy + 1, [0, 1], piece); dy += 1; return; }
+      if (piece.double) { if (!put(box(dx - 1, dy, dx + 1, dy + 1, [0, 1], piece))) return null; dy += 1; continue; }
       const px = dx + dir / 2;
-      put(px, dy, px - 2 * dir, dy + 1, [-dir, 0], piece); // back the other way, under it
-      x = px - 2 * dir; y = dy + 0.5; dir = -dir; dropping = false;
-    });
+      const under = box(px, dy, px - 2 * dir, dy + 1, [-dir, 0], piece);
+      if (fits(under, out.length) && room(next, px - 2 * dir, dy + 0.5, -dir)) { // back the other way
+        keep(under); x = px - 2 * dir; y = dy + 0.5; dir = -dir; dropping = false;
+        continue;
+      }
+      if (!put(box(dx - 0.5, dy, dx + 0.5, dy + 2, [0, 1], piece))) return null; // on down
+      dy += 2;
+    }
     return out;
   }
 
-  // From an arm's frame to the board's: right as is, left turned half round, up and down
-  // a quarter (so that every arm turns the same way round the opening).
+  // From an arm's frame to the board's: right as is, left turned half round, up and down a
+  // quarter (so that every arm turns the same way round the opening); a side of -1 turns it
+  // the other way.
   const FRAMES = {
     right: ([x, y]) => [x, y], left: ([x, y]) => [-x, -y],
     up: ([x, y]) => [y, -x], down: ([x, y]) => [-y, x],
   };
-
-  function placeLine(hand, width, height) {
-    const arms = { left: [], right: [], up: [], down: [] };
-    let opening = null;
-    hand.line.forEach((p) => { if (p.end === null) opening = p; else arms[p.end].push(p); });
-    const spinner = Boolean(opening.spinner);
-    const items = [];
-    if (spinner || opening.double) {
-      items.push({ x0: -0.5, y0: -1, x1: 0.5, y1: 1, orient: "v", halves: [opening.left, opening.right], piece: opening });
-    } else {
-      items.push({ x0: -1, y0: -0.5, x1: 1, y1: 0.5, orient: "h", halves: [opening.left, opening.right], piece: opening });
-    }
-    const across = spinner || opening.double ? 0.5 : 1;
-    const open = new Set(hand.ends.map((e) => e.end));
-    Object.keys(arms).forEach((name) => {
-      const pieces = arms[name].slice();
-      if (open.has(name)) pieces.push({ phantom: name, double: false });
-      if (!pieces.length) return;
-      const vertical = name === "up" || name === "down";
-      const forward = (vertical ? height : width) / 2 - 0.2;
-      const backward = spinner ? 1.5 : -forward;
-      layArm(pieces, vertical ? 1 : across, forward, backward).forEach((r) => {
-        const [ax, ay] = FRAMES[name]([r.x0, r.y0]);
-        const [bx, by] = FRAMES[name]([r.x1, r.y1]);
-        const heading = FRAMES[name](r.heading);
-        const item = { x0: Math.min(ax, bx), y0: Math.min(ay, by), x1: Math.max(ax, bx), y1: Math.max(ay, by),
-          piece: r.piece, end: name };
-        item.orient = item.x1 - item.x0 > item.y1 - item.y0 ? "h" : "v";
-        if (!r.piece.phantom) {
-          const [a, b] = halves(r.piece.tile);
-          const outer = r.piece.outer;
-          const inner = a === outer ? b : a;
-          // The inner half touches the line: it lies against the heading.
-          const forwardish = item.orient === "h" ? heading[0] > 0 : heading[1] > 0;
-          item.halves = forwardish ? [inner, outer] : [outer, inner];
-        }
-        items.push(item);
-      });
-    });
-    return items;
-  }
+  // The ways an arm may run ([side, turnOnce, firstRun]), the first preferred: in rows along
+  // its way out, turning one way round the opening or the other; turned once and snaking in
+  // columns across its turn; turning after its first pieces (out of a longer arm's way).
+  const WAYS = [[1, false, Infinity], [-1, false, Infinity], [1, true, Infinity], [-1, true, Infinity],
+    [1, false, 1], [-1, false, 1], [1, false, 2], [-1, false, 2], [1, false, 3], [-1, false, 3]];
+  // Where the opening sits across the board: the share of the width to its left and of the
+  // height above it, the first tried first (after the balanced place).
+  const SPLITS = [0.5, 0.35, 0.65, 0.2, 0.8, 0.27, 0.73, 0.12, 0.88];
+  // How many ways are tried at a place, for each arm. Below FINE_UNIT pixels a
+  // unit (the least a phone's line may take), every place half a unit apart is tried as well,
+  // and more ways at each.
+  const WIDE = 16;
+  const FINE = 100;
+  const FINE_UNIT = 24;
 
   function bounds(items) {
     const b = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
@@ -191,23 +230,174 @@
     return b;
   }
 
-  // Whether two pieces of the layout cover the same ground (an arm turned into another
-  // where the board was too small for it at that scale).
-  function overlapping(items) {
-    return items.some((p, i) => items.slice(i + 1).some((q) =>
-      Math.min(p.x1, q.x1) - Math.max(p.x0, q.x0) > 0.01 && Math.min(p.y1, q.y1) - Math.max(p.y0, q.y0) > 0.01));
+  // Whether two pieces come too close: none may overlap; two arms keep `arms` apart past
+  // their first two pieces (which meet at the opening), so that no arm runs along another
+  // and every open end stands clear (a unit round a spinner, whose four arms are the hardest
+  // to tell apart, half a unit otherwise); two pieces of an arm that do not follow each other
+  // never touch.
+  function tooClose(p, q, arms) {
+    let apart = -0.01;
+    if (p.index >= 0 && q.index >= 0) {
+      if (p.end === q.end) apart = Math.abs(p.index - q.index) > 1 ? 0.49 : -0.01;
+      else if (p.index > 1 || q.index > 1) apart = arms;
+    }
+    return Math.min(p.x1, q.x1) - Math.max(p.x0, q.x0) > -apart && Math.min(p.y1, q.y1) - Math.max(p.y0, q.y0) > -apart;
   }
 
-  // The largest tiles with which the whole line and its open ends fit the board, apart.
+  // The line laid round its opening at (sx, sy) of a board of width x height units: every arm
+  // one of its ways, inside the board and clear of the others (the shortest arms first, so
+  // that a long one snakes round what they leave), trying at most `ways` ways an arm; null
+  // when no ways fit.
+  function placeLine(hand, width, height, sx, sy, ways) {
+    const arms = { left: [], right: [], up: [], down: [] };
+    let opening = null;
+    hand.line.forEach((p) => { if (p.end === null) opening = p; else arms[p.end].push(p); });
+    hand.ends.forEach((e) => arms[e.end].push({ phantom: e.end, double: false }));
+    const upright = opening.spinner || opening.double;
+    const apart = opening.spinner ? 0.99 : 0.49;
+    const first = upright ? { x0: -0.5, y0: -1, x1: 0.5, y1: 1, orient: "v" } : { x0: -1, y0: -0.5, x1: 1, y1: 0.5, orient: "h" };
+    Object.assign(first, { halves: [opening.left, opening.right], piece: opening, index: -1, end: null });
+    const left = -width * sx, right = width * (1 - sx), top = -height * sy, bottom = height * (1 - sy);
+    if (first.x0 < left || first.x1 > right || first.y0 < top || first.y1 > bottom) return null;
+    // What is laid, arm by arm, each with its bounds (a piece far from them is clear of it).
+    const laid = [Object.assign([first], { b: bounds([first]) })];
+    const names = Object.keys(arms).filter((name) => arms[name].length).sort((a, b) => arms[a].length - arms[b].length);
+    // The arm `name` laid one way round what is laid: its pieces on the board, or null.
+    const layWay = (name, [side, turnOnce, firstRun]) => {
+      const frame = ([x, y]) => FRAMES[name]([x, side * y]);
+      const toBoard = (b, index) => {
+        const [ax, ay] = frame([b.x0, b.y0]), [bx, by] = frame([b.x1, b.y1]);
+        return { x0: Math.min(ax, bx), y0: Math.min(ay, by), x1: Math.max(ax, bx), y1: Math.max(ay, by),
+          end: name, index, piece: b.piece, heading: b.heading && frame(b.heading) };
+      };
+      const mine = [];
+      const fits = (b, index) => {
+        const p = toBoard(b, index);
+        if (p.x0 < left - 1e-9 || p.x1 > right + 1e-9 || p.y0 < top - 1e-9 || p.y1 > bottom + 1e-9) return false;
+        const clear = (group) => p.x0 > group.b.x1 + 1 || p.x1 < group.b.x0 - 1 || p.y0 > group.b.y1 + 1 || p.y1 < group.b.y0 - 1
+          || !group.some((q) => tooClose(p, q, apart));
+        return laid.every(clear) && !mine.some((q) => q.index < index && tooClose(p, q, apart));
+      };
+      const start = name === "up" || name === "down" ? 1 : upright ? 0.5 : 1;
+      return layArm(arms[name], start, { fits, keep: (b, index) => mine.push(toBoard(b, index)) }, turnOnce, firstRun) && mine;
+    };
+    // An arm that has no way on this board even alone rules the place out at once.
+    if (names.some((name) => !WAYS.some((way) => layWay(name, way)))) return null;
+    let budget = ways * names.length;
+    const lay = (k) => {
+      if (k === names.length) return true;
+      const tried = new Set();
+      for (const way of WAYS) {
+        if ((budget -= 1) < 0) return false;
+        const placed = layWay(names[k], way);
+        if (!placed) continue;
+        // A way that lays the arm as another did (an arm that never turns) is not tried again.
+        const shape = placed.map((p) => p.x0 + "," + p.y0).join(" ");
+        if (tried.has(shape)) continue;
+        tried.add(shape);
+        laid.push(Object.assign(placed, { b: bounds(placed) }));
+        if (lay(k + 1)) return true;
+        laid.pop();
+      }
+      return false;
+    };
+    if (!lay(0)) return null;
+    const items = laid.flat();
+    items.forEach((item) => {
+      if (item.index < 0) return;
+      item.orient = item.x1 - item.x0 > item.y1 - item.y0 ? "h" : "v";
+      if (item.piece.phantom) return;
+      const [a, b] = halves(item.piece.tile);
+      const outer = item.piece.outer;
+      const inner = a === outer ? b : a;
+      // The inner half touches the line: it lies against the heading.
+      const forwardish = item.orient === "h" ? item.heading[0] > 0 : item.heading[1] > 0;
+      item.halves = forwardish ? [inner, outer] : [outer, inner];
+    });
+    return items;
+  }
+
+  // The share of the board each side of the opening needs for its arms laid straight.
+  function balanced(hand) {
+    const length = { left: 1, right: 1, up: 1, down: 1 };
+    hand.line.forEach((p) => { if (p.end !== null) length[p.end] += p.double ? 1 : 2; });
+    hand.ends.forEach((e) => { length[e.end] += 2; });
+    return [length.left / (length.left + length.right), length.up / (length.up + length.down)];
+  }
+
+  // The largest tiles with which the whole line and its open ends fit the board, apart: the
+  // line is drawn as large as the board allows, and zooms out as it grows. As the line grows
+  // by a tile, the last layout (its size and place) is tried first: it usually still fits,
+  // and the line then keeps its place on the board.
+  let fitted = { key: null, fit: null };
+
   function fitLine(hand, widthPx, heightPx) {
-    let best = null;
-    for (let unit = MAX_UNIT; unit >= MIN_UNIT; unit -= 1) {
-      const items = placeLine(hand, widthPx / unit, heightPx / unit);
-      const b = bounds(items);
-      best = { unit, items, b };
-      if ((b.x1 - b.x0) * unit <= widthPx && (b.y1 - b.y0) * unit <= heightPx && !overlapping(items)) break;
+    const key = JSON.stringify([hand.line, hand.ends, widthPx, heightPx]);
+    if (fitted.key === key) return fitted.fit;
+    const last = fitted.fit;
+    const grown = last && last.widthPx === widthPx && last.heightPx === heightPx
+      && last.tiles.length <= hand.line.length && last.tiles.every((t, i) => t === hand.line[i].tile);
+    const kept = grown ? placeLine(hand, widthPx / last.unit, heightPx / last.unit, last.sx, last.sy, WIDE) : null;
+    const fit = kept ? Object.assign({}, last, { items: kept, b: bounds(kept) })
+      : searchFit(hand, widthPx, heightPx, grown ? last.unit : MAX_UNIT);
+    fit.tiles = hand.line.map((p) => p.tile);
+    fitted = { key, fit: Object.assign(fit, { widthPx, heightPx }) };
+    return fit;
+  }
+
+  function searchFit(hand, widthPx, heightPx, most) {
+    const [bx, by] = balanced(hand);
+    const coarse = [[bx, by], ...SPLITS.flatMap((sx) => SPLITS.map((sy) => [sx, sy]))];
+    const attempt = (unit, fine) => {
+      const width = widthPx / unit, height = heightPx / unit;
+      let places = coarse;
+      if (fine) {
+        // Every place of the opening half a unit apart, the nearest the balanced one first.
+        const xs = [], ys = [];
+        for (let x = 1; x < width; x += 0.5) xs.push(x / width);
+        for (let y = 1; y < height; y += 0.5) ys.push(y / height);
+        xs.sort((p, q) => Math.abs(p - bx) - Math.abs(q - bx));
+        ys.sort((p, q) => Math.abs(p - by) - Math.abs(q - by));
+        places = xs.flatMap((sx, i) => ys.map((sy, j) => [sx, sy, i + j])).sort((p, q) => p[2] - q[2]);
+      }
+      for (const [sx, sy] of places) {
+        const items = placeLine(hand, width, height, sx, sy, fine ? FINE : WIDE);
+        if (items) return { unit, items, b: bounds(items), sx, sy };
+      }
+      return null;
+    };
+    // Small tiles already: the line that grew by a tile most often still fits at their size.
+    let finest = Math.min(FINE_UNIT, most);
+    if (most <= FINE_UNIT) {
+      const kept = attempt(most, true);
+      if (kept) return kept;
+      finest = most - 1;
     }
-    return best;
+    // No larger tiles than the board's area could hold (a tile and each open end: 2 units).
+    // Tried down from the largest, in steps that double, then halving between the largest
+    // size that fits and the smallest that does not.
+    const area = 2 * (hand.line.length + hand.ends.length);
+    let failed = Math.min(most, MAX_UNIT, Math.floor(Math.sqrt((widthPx * heightPx) / area))) + 1;
+    let best = null;
+    for (let step = 1; failed > MIN_UNIT; step *= 2) {
+      const size = Math.max(MIN_UNIT, failed - step);
+      best = attempt(size, false);
+      if (best) break;
+      failed = size;
+    }
+    let high = failed - 1;
+    while (best && best.unit < high) {
+      const mid = Math.ceil((best.unit + 1 + high) / 2);
+      const tried = attempt(mid, false);
+      if (tried) best = tried; else high = mid - 1;
+    }
+    // Small tiles: the places in between may hold larger ones.
+    for (let unit = best ? best.unit + 1 : MIN_UNIT; unit <= finest; unit += 1) {
+      const tried = attempt(unit, true);
+      if (!tried) break;
+      best = tried;
+    }
+    return best || { unit: MIN_UNIT, items: [], b: { x0: 0, y0: 0, x1: 0, y1: 0 }, sx: 0.5, sy: 0.5 };
   }
 
   function lastPlayed(hand) {
@@ -231,7 +421,8 @@
     const top = parseFloat(style.paddingTop) + (heightPx - (b.y1 - b.y0) * unit) / 2;
     const last = lastPlayed(hand);
     const lit = choosing ? choosing.options.map((a) => a.split("@")[1]) : [];
-    board.style.setProperty("--unit", unit + "px");
+    $("table-app").style.setProperty("--unit", unit + "px");
+    $("table-app").dataset.unit = unit;
     items.forEach((item) => {
       const box = {
         left: left + (item.x0 - b.x0) * unit, top: top + (item.y0 - b.y0) * unit,
@@ -243,7 +434,7 @@
         const on = lit.includes(end);
         const action = on ? choosing.options.find((a) => a.split("@")[1] === end) : null;
         node = el("button", { type: "button", class: "end-target " + item.orient + (on ? " lit" : ""),
-          "data-end": end, "aria-label": T.ends[end], tabindex: on ? "0" : "-1", "aria-hidden": on ? null : "true",
+          "data-end": end, "aria-label": ENDS[end], tabindex: on ? "0" : "-1", "aria-hidden": on ? null : "true",
           onclick: () => { if (action) play(action); } });
       } else {
         node = tileSvg(item.halves[0], item.halves[1], item.orient);
@@ -261,14 +452,19 @@
     const info = $("line-info");
     info.textContent = "";
     if (!hand || !view) return;
-    const dir = view.table.direction === "cw" ? "cw" : "ccw";
-    info.appendChild(el("span", { class: "direction" }, [icon(dir), T.direction[dir]]));
+    // The way round the table, where there is one: two players take turns.
+    if (view.table.seats.length > 2) {
+      const dir = view.table.direction === "cw" ? "cw" : "ccw";
+      info.appendChild(el("span", { class: "direction", title: DIRECTION[dir] }, [icon(dir, DIRECTION[dir]),
+        el("span", { class: "words", "aria-hidden": "true", text: DIRECTION[dir] })]));
+    }
+    info.appendChild(el("span", { class: "hand-n", "aria-hidden": "true", text: fmt(gettext("Hand %(n)s"), { n: view.table.hand_number }) }));
     if (hand.line.length && !ENDED.includes(hand.status)) {
-      info.appendChild(el("span", { text: fmt(T.count, { n: hand.table_count }) }));
+      info.appendChild(el("span", { text: fmt(gettext("Count: %(n)s"), { n: hand.table_count }) }));
     }
     // A draw game shows how many tiles are left to draw, none included; never which.
     if (view.table.draw_game || hand.boneyard) {
-      info.appendChild(el("span", { class: "boneyard", "data-boneyard": hand.boneyard }, [icon("tile"), plural(T.boneyard, hand.boneyard)]));
+      info.appendChild(el("span", { class: "boneyard", "data-boneyard": hand.boneyard }, [icon("tile"), fmt(ngettext("Boneyard: %(n)s tile", "Boneyard: %(n)s tiles", hand.boneyard), { n: hand.boneyard })]));
     }
   }
 
@@ -288,15 +484,15 @@
   }
 
   function sideName(side) {
-    if (!paired()) return side === view.seat ? T.you_side : seatName(side);
-    if (view.seat === null) return fmt(T.side, { n: side + 1 });
-    return side === view.seat % 2 ? T.us : T.them;
+    if (!paired()) return side === view.seat ? gettext("You") : seatName(side);
+    if (view.seat === null) return fmt(gettext("Pair %(n)s"), { n: side + 1 });
+    return side === view.seat % 2 ? gettext("Us") : gettext("Them");
   }
 
   function seatName(number) {
     const seat = view.table.seats[number];
-    if (seat.bot && !seat.name) return T.bot + " " + (number + 1);
-    return seat.name || fmt(T.seat, { n: number + 1 });
+    if (seat.bot && !seat.name) return gettext("Bot") + " " + (number + 1);
+    return seat.name || fmt(gettext("Seat %(n)s"), { n: number + 1 });
   }
 
   // Where each seat sits, in play order from the viewer's: partner opposite at four; at
@@ -318,8 +514,9 @@
     const felt = document.querySelector(".felt");
     felt.classList.remove("seats-2", "seats-3", "seats-4");
     felt.classList.add("seats-" + count);
+    $("table-app").classList.toggle("waiting", t.status === "waiting");
     const used = positions();
-    document.querySelectorAll(".felt .seat").forEach((box) => {
+    document.querySelectorAll("#table-app .seat").forEach((box) => {
       box.hidden = !used.includes(box.dataset.pos);
       if (box.hidden) { box.textContent = ""; delete box.dataset.seat; }
     });
@@ -348,45 +545,45 @@
       if (offline) avatar.appendChild(el("span", { class: "away" }, [icon("offline")]));
       box.appendChild(avatar);
       const who = el("div", { class: "who" });
-      who.appendChild(el("strong", { class: "name", text: seat.taken ? seatName(number) : T.empty }));
+      who.appendChild(el("strong", { class: "name", text: seat.taken ? seatName(number) : gettext("Empty seat") }));
       const tags = el("div", { class: "tags" });
-      if (number === view.seat) tags.appendChild(el("span", { class: "tag you", text: T.you }));
-      if (partner) tags.appendChild(el("span", { class: "tag partner" }, [icon("partner"), T.partner]));
+      if (number === view.seat) tags.appendChild(el("span", { class: "tag you", text: gettext("you") }));
+      if (partner) tags.appendChild(el("span", { class: "tag partner" }, [icon("partner"), el("span", { class: "label", text: gettext("partner") })]));
       if (seat.bot) {
-        const level = T.levels[seat.level] ? " · " + T.levels[seat.level] : "";
-        tags.appendChild(el("span", { class: "tag bot" }, [icon("bot"), (seat.name ? T.bot_plays : T.bot) + level]));
+        const level = config.levels[seat.level] ? " · " + config.levels[seat.level] : "";
+        tags.appendChild(el("span", { class: "tag bot" }, [icon("bot"), (seat.name ? gettext("a bot plays") : gettext("Bot")) + level]));
       }
-      if (offline) tags.appendChild(el("span", { class: "tag offline" }, [icon("offline"), T.offline]));
+      if (offline) tags.appendChild(el("span", { class: "tag offline" }, [icon("offline"), gettext("offline")]));
       if (hand && seat.taken && !ENDED.includes(hand.status)) {
-        tags.appendChild(el("span", { class: "tag count" }, [icon("tile"), plural(T.tiles, hand.tile_counts[number])]));
+        const n = hand.tile_counts[number];
+        const words = fmt(ngettext("%(n)s tile", "%(n)s tiles", n), { n });
+        // On a narrow seat the tile icon and the number say it: the words stay for readers.
+        tags.appendChild(el("span", { class: "tag count", title: words }, [icon("tile"),
+          el("span", { class: "full", text: words }), el("span", { class: "short", "aria-hidden": "true", text: String(n) })]));
       }
       if (playing && hand.passed && hand.passed.includes(number)) {
-        tags.appendChild(el("span", { class: "tag passed" }, [icon("pass"), T.passed_tag]));
+        tags.appendChild(el("span", { class: "tag passed" }, [icon("pass"), el("span", { class: "label", text: gettext("passed") })]));
       }
       if (t.status === "between" && t.ready.includes(number)) {
-        tags.appendChild(el("span", { class: "tag ready" }, [icon("check"), T.ready]));
+        tags.appendChild(el("span", { class: "tag ready" }, [icon("check"), gettext("Ready")]));
       }
       who.appendChild(tags);
       box.appendChild(who);
-      if (number === view.seat && seat.bot && t.status !== "finished") {
-        box.appendChild(el("button", { class: "button small", id: "take-back", type: "button", text: T.take_back,
-          onclick: () => send({ type: "back" }) }));
-      }
       if (t.status === "waiting" && !seat.taken && config.user !== null) {
-        box.appendChild(el("button", { class: "button small", type: "button", "data-sit": number, text: T.sit,
+        box.appendChild(el("button", { class: "button small", type: "button", "data-sit": number, text: gettext("Sit here"),
           onclick: () => send({ type: "sit", seat: number }) }));
         if (t.host === config.user && t.kind !== "fixture") {
-          const level = el("select", { class: "bot-level", "data-level": number, "aria-label": T.bot_level },
-            Object.entries(T.levels).map(([value, label]) => el("option", { value, text: label })));
+          const level = el("select", { class: "bot-level", "data-level": number, "aria-label": gettext("Bot level") },
+            Object.entries(config.levels).map(([value, label]) => el("option", { value, text: label })));
           level.value = "medium";
           box.appendChild(level);
-          box.appendChild(el("button", { class: "button small", type: "button", "data-bot": number, text: T.add_bot,
+          box.appendChild(el("button", { class: "button small", type: "button", "data-bot": number, text: gettext("Add a bot"),
             onclick: () => send({ type: "bot", seat: number, level: level.value }) }));
         }
       }
-      box.setAttribute("aria-label", seat.taken ? seatName(number) + (offline ? ", " + T.offline : "") : T.empty);
+      box.setAttribute("aria-label", seat.taken ? seatName(number) + (offline ? ", " + gettext("offline") : "") : gettext("Empty seat"));
     });
-    $("hand-number").textContent = t.hand_number ? fmt(T.hand_n, { n: t.hand_number }) : "";
+    $("hand-number").textContent = t.hand_number ? fmt(gettext("Hand %(n)s"), { n: t.hand_number }) : "";
     const bar = document.querySelector(".scorebar");
     bar.classList.toggle("many", t.scores.length > 2);
     bar.querySelectorAll(".score").forEach((box) => { if (Number(box.dataset.side) >= t.scores.length) box.remove(); });
@@ -399,7 +596,7 @@
       box.appendChild(el("strong", { text: String(t.scores[side]) }));
       box.appendChild(el("span", { class: "of", text: "/ " + t.target }));
       if (hand && !hand.result && hand.points[side]) {
-        box.appendChild(el("span", { class: "running", title: T.this_hand, text: "+" + hand.points[side] }));
+        box.appendChild(el("span", { class: "running", title: gettext("This hand"), text: "+" + hand.points[side] }));
       }
     });
   }
@@ -410,7 +607,7 @@
     document.querySelectorAll(".seat .ring .left").forEach((c) => c.setAttribute("stroke-dashoffset", "0"));
     document.querySelectorAll(".seat .seconds").forEach((s) => { s.textContent = ""; });
     if (between) between.textContent = "";
-    if (!t || !t.deadline || t.status === "finished" || t.status === "waiting") return;
+    if (!t || !t.deadline || t.paused || t.status === "finished" || t.status === "waiting") return;
     if (timer.deadline !== t.deadline) {
       const observed = t.deadline - (Date.now() + skew) / 1000;
       const turn = t.status === "playing" && view.hand && view.hand.status === "play";
@@ -419,7 +616,7 @@
     const left = Math.max(0, (t.deadline * 1000 - (Date.now() + skew)) / 1000);
     const whole = Math.ceil(left);
     if (t.status === "between") {
-      if (between) between.textContent = plural(T.next_in, whole);
+      if (between) between.textContent = fmt(ngettext("Players who are away count as ready in %(n)s second.", "Players who are away count as ready in %(n)s seconds.", whole), { n: whole });
       return;
     }
     const box = document.querySelector(".seat.turn");
@@ -442,8 +639,8 @@
     if (options.length === 1) { play(options[0]); return; }
     choosing = { tile, options };
     drawHand();
-    drawLine(view.hand);
     drawControls();
+    drawLine(view.hand);
     const target = document.querySelector(".end-target.lit");
     if (target) target.focus();
   }
@@ -454,6 +651,7 @@
     box.textContent = "";
     const hand = view.hand;
     if (!hand || view.seat === null || !hand.hand || hand.result) return;
+    sizeHand(box, hand.hand.length);
     const actions = legal();
     const buttons = [];
     hand.hand.forEach((tile) => {
@@ -461,7 +659,7 @@
       const [a, b] = halves(tile);
       const playable = options.length > 0;
       const button = el("button", { type: "button", class: "tile" + (playable ? " playable" : ""), "data-tile": tile,
-        "aria-label": fmt(playable ? T.tile_playable : T.tile_label, { tile }), "aria-disabled": playable ? null : "true",
+        "aria-label": fmt(playable ? gettext("Tile %(tile)s, playable") : gettext("Tile %(tile)s"), { tile }), "aria-disabled": playable ? null : "true",
         tabindex: "-1" }, [tileSvg(a, b, "v")]);
       if (playable) {
         button.addEventListener("click", () => choose(tile, options));
@@ -487,49 +685,71 @@
     if (focused && current && current.dataset.tile === focused) current.focus();
   }
 
+  // On a phone the tiles share one row, as large as fits (two rows if a draw game's hand is
+  // long); wider screens keep their size and wrap.
+  function sizeHand(box, count) {
+    const gap = 5;
+    const width = box.clientWidth || window.innerWidth;
+    const rows = (width - gap * (count - 1)) / count < 26 ? 2 : 1;
+    const perRow = Math.ceil(count / rows);
+    const side = Math.floor(Math.min(34, (width - gap * (perRow - 1)) / perRow));
+    box.style.setProperty("--hand-w", side + "px");
+    box.style.flexWrap = rows > 1 ? "wrap" : "";
+  }
+
   function drawControls() {
     const box = $("controls");
     box.textContent = "";
     const actions = legal();
     const hand = view.hand;
-    if (hand && hand.status === "declare" && actions.length) {
-      box.appendChild(el("p", { text: T.five_doubles }));
-      box.appendChild(el("button", { class: "button", type: "button", "data-action": "points", text: T.keep_points, onclick: () => play("points") }));
-      box.appendChild(el("button", { class: "button ghost", type: "button", "data-action": "redeal", text: T.redeal, onclick: () => play("redeal") }));
+    // Wherever a bot holds the viewer's seat, alone at the table or not: the way back.
+    if (view.seat !== null && view.table.seats[view.seat].bot && view.table.status !== "finished") {
+      box.appendChild(el("button", { class: "button", id: "take-back", type: "button", text: gettext("Take my seat back"),
+        onclick: () => send({ type: "back" }) }));
       return;
     }
-    if (actions.includes("draw")) box.appendChild(el("p", { class: "draw-hint", text: T.draw_hint }));
+    if (hand && hand.status === "declare" && actions.length) {
+      box.appendChild(el("p", { text: gettext("You hold five doubles: keep the points or ask for a redeal?") }));
+      box.appendChild(el("button", { class: "button", type: "button", "data-action": "points", text: gettext("Keep the points"), onclick: () => play("points") }));
+      box.appendChild(el("button", { class: "button ghost", type: "button", "data-action": "redeal", text: gettext("Redeal"), onclick: () => play("redeal") }));
+      return;
+    }
+    if (actions.includes("draw")) box.appendChild(el("p", { class: "draw-hint", text: gettext("Nothing fits: draw from the boneyard.") }));
     ["pass", "draw"].forEach((kind) => {
       if (actions.includes(kind)) {
-        box.appendChild(el("button", { class: "button", type: "button", "data-action": kind, text: T[kind], onclick: () => play(kind) }));
+        box.appendChild(el("button", { class: "button", type: "button", "data-action": kind, text: kind === "pass" ? gettext("Pass") : gettext("Draw"), onclick: () => play(kind) }));
       }
     });
     if (choosing) {
-      box.appendChild(el("span", { text: T.choose_place }));
+      box.appendChild(el("span", { text: gettext("Where? Tap a lit end, or:") }));
       choosing.options.forEach((action) => {
         const end = action.split("@")[1];
-        box.appendChild(el("button", { class: "button small", type: "button", "data-action": action, text: T.ends[end] || end, onclick: () => play(action) }));
+        box.appendChild(el("button", { class: "button small", type: "button", "data-action": action, text: ENDS[end] || end, onclick: () => play(action) }));
       });
-      box.appendChild(el("button", { class: "linklike", type: "button", text: T.cancel, onclick: () => {
-        choosing = null; drawHand(); drawLine(view.hand); drawControls();
+      box.appendChild(el("button", { class: "linklike", type: "button", text: gettext("Cancel"), onclick: () => {
+        choosing = null; drawHand(); drawControls(); drawLine(view.hand);
       } }));
     }
   }
 
   // ------------------------------------------------------------ the end of a hand
 
+  function capital(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+
   function eventName(e, hand) {
-    if (e.kind === "hand") return hand.result && hand.result.ended === "block" ? T.kinds.hand_block : T.kinds.hand_domino;
-    return T.kinds[e.kind] || e.kind;
+    if (e.kind === "hand") return hand.result && hand.result.ended === "block" ? gettext("tranque: pips left") : gettext("domino: pips left");
+    return KINDS[e.kind] || e.kind;
   }
 
   function endedTitle(hand) {
     const r = hand.result;
-    if (r.ended === "redeal") return T.ended_redeal;
-    if (r.ended === "domino") return fmt(T.ended_domino, { name: seatName(r.winner.seat) });
-    if (!r.winner) return T.tie;
-    if (r.winner.seat !== null) return fmt(T.block_won_seat, { name: seatName(r.winner.seat) });
-    return fmt(T.block_won_side, { side: sideName(r.winner.side) });
+    if (r.ended === "redeal") return gettext("Redeal: nobody scores, the tiles are dealt again.");
+    if (r.ended === "domino") return fmt(gettext("%(name)s dominoed."), { name: seatName(r.winner.seat) });
+    if (!r.winner) return gettext("Tranque tied: nobody scores.");
+    if (r.winner.seat !== null) return fmt(gettext("Tranque: %(name)s wins it."), { name: seatName(r.winner.seat) });
+    return fmt(gettext("Tranque: the hand goes to %(side)s."), { side: sideName(r.winner.side) });
   }
 
   // Why a tranque went the way it did: the pip counts the rule compared (the engine's).
@@ -538,30 +758,30 @@
     const c = hand.reckoning;
     if (c.compared) {
       const [blocker, next] = c.compared;
-      return fmt(T.why_blocker_vs_next, {
+      return fmt(gettext("%(blocker)s blocked with %(bpips)s pips; %(next)s, next to play, held %(npips)s. Fewer pips win, and a tie goes to the blocker."), {
         blocker: seatName(blocker), bpips: c.pips[blocker], next: seatName(next), npips: c.pips[next],
       });
     }
     const text = paired()
-      ? fmt(T.why_lowest_side, { us: sideName(0), a: c.side_pips[0], them: sideName(1), b: c.side_pips[1] })
-      : fmt(T.why_lowest_seat, { pips: c.side_pips.map((p, side) => seatName(side) + " " + p).join(", ") });
-    return r.winner ? text : text + " " + T.why_tie;
+      ? fmt(gettext("Pips left: %(us)s %(a)s, %(them)s %(b)s. The pair with fewer wins."), { us: sideName(0), a: c.side_pips[0], them: sideName(1), b: c.side_pips[1] })
+      : fmt(gettext("Pips left: %(pips)s. The player with fewer wins."), { pips: c.side_pips.map((p, side) => seatName(side) + " " + p).join(", ") });
+    return r.winner ? text : text + " " + gettext("Equal: nobody scores.");
   }
 
   function handRule(hand) {
     const c = hand.reckoning;
     const r = hand.result;
-    const rules = paired() ? T : T.singles;
-    let rule = r.ended === "domino" ? rules.rule_domino[c.domino_points] : rules.rule_block[c.block_points];
-    if (c.scoring === "penalty") rule = T.rule_penalty;
-    const text = fmt(T.counted, { rule });
-    return c.round_to > 1 ? text + " " + fmt(T.rounded, { n: c.round_to }) : text;
+    const counted = (paired() ? COUNTED : COUNTED_SINGLES)[r.ended === "domino" ? "domino" : "block"];
+    let rule = counted[r.ended === "domino" ? c.domino_points : c.block_points];
+    if (c.scoring === "penalty") rule = gettext("each losing side's own pips, which that side scores");
+    const text = fmt(gettext("Counted: %(rule)s."), { rule });
+    return c.round_to > 1 ? text + " " + fmt(gettext("Rounded down to a multiple of %(n)s."), { n: c.round_to }) : text;
   }
 
   function shutoutName() {
     const rules = view.table.rules;
     const preset = typeof rules === "string" ? rules : rules.preset;
-    return T.shutout_names[preset] || T.shutout;
+    return SHUTOUT_NAMES[preset] || gettext("Shutout");
   }
 
   function drawResult() {
@@ -580,10 +800,10 @@
     if (finished) drawMatchEnd(box);
     else if (t.status === "between") {
       const ready = el("div", { class: "between" });
-      ready.appendChild(el("p", { class: "muted", text: fmt(T.ready_count, { n: t.ready.length, total: t.seats.length }) }));
+      ready.appendChild(el("p", { class: "muted", text: fmt(gettext("Ready: %(n)s of %(total)s."), { n: t.ready.length, total: t.seats.length }) }));
       ready.appendChild(el("p", { class: "muted", id: "between-timer" }));
       if (view.seat !== null && !t.ready.includes(view.seat) && !t.seats[view.seat].bot) {
-        ready.appendChild(el("button", { class: "button", type: "button", id: "next-hand", text: T.next, onclick: () => send({ type: "next" }) }));
+        ready.appendChild(el("button", { class: "button", type: "button", id: "next-hand", text: gettext("Next hand"), onclick: () => send({ type: "next" }) }));
       }
       box.appendChild(ready);
     }
@@ -597,9 +817,9 @@
     if (r.ended === "redeal") return;
     // Each seat's remaining tiles and pips.
     const seats = el("table", { class: "reckoning" });
-    seats.appendChild(el("caption", { class: "visually-hidden", text: T.left_in_hands }));
-    const head = el("tr", {}, [el("th", { scope: "col", text: T.player }), el("th", { scope: "col", text: T.tiles_left }),
-      el("th", { scope: "col", class: "num", text: T.pips })]);
+    seats.appendChild(el("caption", { class: "visually-hidden", text: gettext("The tiles left in each hand") }));
+    const head = el("tr", {}, [el("th", { scope: "col", text: gettext("Player") }), el("th", { scope: "col", text: gettext("Tiles left") }),
+      el("th", { scope: "col", class: "num", text: gettext("Pips") })]);
     seats.appendChild(el("thead", {}, [head]));
     const body = el("tbody");
     hand.hands.forEach((tiles, number) => {
@@ -607,7 +827,7 @@
       const won = r.winner && r.winner.seat === number;
       row.appendChild(el("th", { scope: "row", text: seatName(number) + (won ? " ★" : "") }));
       const cell = el("td", { class: "tiles" });
-      if (!tiles.length) cell.appendChild(el("span", { class: "muted", text: T.no_tiles }));
+      if (!tiles.length) cell.appendChild(el("span", { class: "muted", text: gettext("none") }));
       tiles.forEach((tile) => { const [a, b] = halves(tile); cell.appendChild(tileSvg(a, b, "v")); });
       row.appendChild(cell);
       row.appendChild(el("td", { class: "num", text: c ? String(c.pips[number]) : "" }));
@@ -615,19 +835,34 @@
     });
     seats.appendChild(body);
     box.appendChild(el("div", { class: "scroll" }, [seats]));
-    // Every point of the hand, with the rule that gave it (the engine's events).
-    const list = el("ul", { class: "events" });
-    hand.events.forEach((e) => {
-      const item = el("li", { "data-side": e.side, "data-points": e.points, "data-kind": e.kind });
-      item.appendChild(el("span", { class: "rule", text: eventName(e, hand) }));
-      item.appendChild(el("span", { class: "for", text: sideName(e.side) }));
-      item.appendChild(el("strong", { class: "num", text: "+" + e.points }));
-      if (e.kind === "hand" && c) item.appendChild(el("small", { class: "muted explain", text: handRule(hand) }));
-      if (e.kind !== "hand" && c && c.bonus_cap && e.points === 0) item.appendChild(el("small", { class: "muted explain", text: T.capped }));
-      list.appendChild(item);
+    // Every point of the hand by side, with its subtotal: each rule that gave points, who
+    // scored them, and how many times (the engine's events, added up by rule and seat).
+    const scored = el("div", { class: "scored" });
+    sides().forEach((side) => {
+      const lines = [];
+      hand.events.filter((e) => e.side === side).forEach((e) => {
+        const same = lines.find((l) => l.kind === e.kind && l.seat === e.seat && e.kind !== "hand");
+        if (same) { same.points += e.points; same.times += 1; } else lines.push(Object.assign({ times: 1 }, e));
+      });
+      if (!lines.length) return;
+      const group = el("section", { class: "side-events side-" + side, "data-side": side });
+      group.appendChild(el("h3", {}, [el("span", { text: sideName(side) }),
+        el("strong", { class: "num subtotal", text: "+" + hand.points[side] })]));
+      const list = el("ul", { class: "events" });
+      lines.forEach((e) => {
+        const item = el("li", { "data-side": e.side, "data-points": e.points, "data-kind": e.kind });
+        item.appendChild(el("span", { class: "rule", text: capital(eventName(e, hand)) + (e.times > 1 ? " ×" + e.times : "") }));
+        item.appendChild(el("span", { class: "for", text: e.seat === null || e.seat === undefined ? "" : seatName(e.seat) }));
+        item.appendChild(el("strong", { class: "num", text: "+" + e.points }));
+        if (e.kind === "hand" && c) item.appendChild(el("small", { class: "muted explain", text: handRule(hand) }));
+        if (e.kind !== "hand" && c && c.bonus_cap && e.points === 0) item.appendChild(el("small", { class: "muted explain", text: gettext("Capped: bonuses cannot reach the target.") }));
+        list.appendChild(item);
+      });
+      group.appendChild(list);
+      scored.appendChild(group);
     });
-    if (!hand.events.length) list.appendChild(el("li", { class: "muted", text: T.nobody_scores }));
-    box.appendChild(list);
+    if (!hand.events.length) scored.appendChild(el("p", { class: "muted", text: gettext("Nobody scores.") }));
+    box.appendChild(scored);
     const totals = el("div", { class: "totals" });
     sides().forEach((side) => {
       totals.appendChild(el("p", { class: "total side-" + side, "data-side": side }, [
@@ -644,57 +879,58 @@
   // A player's way to the finished hand's replay and the analysis of where it was lost.
   function analysisLink(number) {
     return el("p", { class: "analysis-link" }, [
-      el("a", { href: config.hands + number + "/", text: T.where_lost }),
+      el("a", { href: config.hands + number + "/", text: gettext("Where was this hand lost?") }),
     ]);
   }
 
   function drawMatchEnd(box) {
     const t = view.table;
     const end = el("div", { class: "match-end" });
-    let title = T.finished;
-    if (t.finish === "forfeit") title = fmt(T.forfeit, { side: sideName(t.forfeit_side) });
-    else if (t.finish === "target" && t.winner !== null) {
+    let title = gettext("This table has finished.");
+    if (t.finish === "forfeit") title = fmt(gettext("Forfeit: %(side)s lost the match by absence."), { side: sideName(t.forfeit_side) });
+    else if ((t.finish === "target" || t.finish === "time") && t.winner !== null) {
       const whose = view.seat === null ? "side" : t.winner !== sideOf(view.seat) ? (paired() ? "them" : "side")
         : paired() ? "us" : "you";
-      title = fmt(T.match_won[whose], { side: sideName(t.winner) });
+      title = fmt(MATCH_WON[whose], { side: sideName(t.winner) });
     }
-    else if (t.finish === "abandoned") title = T.abandoned;
+    else if (t.finish === "abandoned") title = gettext("The table was abandoned.");
+    else if (t.finish === "closed") title = gettext("The table was closed.");
     end.appendChild(el("h2", { text: title }));
     // A lisa or a pollona (the engine's shutout: the losers ended without a hand's points)
     // is announced with the match's end, whatever the last hand shows.
     if (t.finish === "target" && t.shutout) {
       const announce = el("p", { class: "shutout", id: "shutout", role: "status" }, [
-        el("span", { text: fmt(paired() ? T.shutout_text : T.singles.shutout_text, { name: shutoutName() }) }),
+        el("span", { text: fmt(paired() ? gettext("%(name)s! The other side ended the match without a hand's points.") : gettext("%(name)s! Every other player ended the match without a hand's points."), { name: shutoutName() }) }),
       ]);
       if (t.shutout_multiplier > 1) {
-        announce.appendChild(el("span", { text: " " + plural(T.shutout_counts, t.shutout_multiplier, { n: t.shutout_multiplier }) }));
+        announce.appendChild(el("span", { text: " " + fmt(ngettext("It counts as %(n)s match won.", "It counts as %(n)s matches won.", t.shutout_multiplier), { n: t.shutout_multiplier }) }));
       }
       end.appendChild(announce);
     }
-    const why = t.finish === "target" && !paired() ? T.singles.target_reached
-      : (t.kind === "ranked" && T.finish_why_ranked[t.finish]) || T.finish_why[t.finish];
+    const why = t.finish === "target" && !paired() ? gettext("A player reached the target.")
+      : (t.kind === "ranked" && FINISH_WHY_RANKED[t.finish]) || FINISH_WHY[t.finish];
     if (t.finish && why) end.appendChild(el("p", { class: "why", text: why }));
-    if (config.ranking && t.finish) {
+    if (config.ranking && (t.finish === "target" || t.finish === "forfeit")) {
       end.appendChild(el("p", { class: "ranked-counts" }, [
-        el("span", { text: T.ranked_counts + " " }),
-        el("a", { href: config.ranking, id: "to-ranking", text: T.see_ranking }),
+        el("span", { text: gettext("This ranked match counts for the online ranking.") + " " }),
+        el("a", { href: config.ranking, id: "to-ranking", text: gettext("See the ranking") }),
       ]));
     }
     end.appendChild(el("p", { class: "final" }, [
-      el("span", { text: T.final_score + " " }),
+      el("span", { text: gettext("Final score:") + " " }),
       el("strong", { text: paired() ? sideName(0) + " " + t.scores[0] + " – " + t.scores[1] + " " + sideName(1)
         : sides().map((side) => sideName(side) + " " + t.scores[side]).join(" · ") }),
     ]));
     if (t.history && t.history.length) {
       const summary = el("table", { class: "summary" });
-      summary.appendChild(el("thead", {}, [el("tr", {}, [el("th", { text: T.hand }), el("th", { text: "" }),
+      summary.appendChild(el("thead", {}, [el("tr", {}, [el("th", { text: gettext("Hand") }), el("th", { text: "" }),
         ...sides().map((side) => el("th", { class: "num", text: sideName(side) }))])]));
       const body = el("tbody");
       t.history.forEach((h) => {
         const number = view.seat !== null && h.ended !== "redeal"
-          ? el("a", { href: config.hands + h.hand + "/", title: T.where_lost, text: String(h.hand) })
+          ? el("a", { href: config.hands + h.hand + "/", title: gettext("Where was this hand lost?"), text: String(h.hand) })
           : String(h.hand);
-        body.appendChild(el("tr", {}, [el("td", {}, [number]), el("td", { text: T.ended_kinds[h.ended] || h.ended }),
+        body.appendChild(el("tr", {}, [el("td", {}, [number]), el("td", { text: ENDED_KINDS[h.ended] || h.ended }),
           ...h.points.map((points) => el("td", { class: "num", text: String(points) }))]));
       });
       summary.appendChild(body);
@@ -702,10 +938,10 @@
     }
     const actions = el("p", { class: "actions-row" });
     if (config.again && config.user !== null && view.seat !== null) {
-      actions.appendChild(el("button", { class: "button", type: "button", id: "play-again", text: T.play_again,
+      actions.appendChild(el("button", { class: "button", type: "button", id: "play-again", text: gettext("Play again"),
         onclick: () => $("again-form").submit() }));
     }
-    actions.appendChild(el("a", { class: "button ghost", href: config.lobby, id: "to-lobby", text: T.to_lobby }));
+    actions.appendChild(el("a", { class: "button ghost", href: config.lobby, id: "to-lobby", text: gettext("Back to the lobby") }));
     end.appendChild(actions);
     box.appendChild(end);
   }
@@ -718,29 +954,30 @@
     const name = seatName(seat);
     const [move] = action.split("!");
     let text;
-    if (move === "pass") text = fmt(T.log.passed, { name });
-    else if (move === "draw") text = fmt(T.log.drew, { name });
+    if (move === "pass") text = fmt(gettext("%(name)s passed"), { name });
+    else if (move === "draw") text = fmt(gettext("%(name)s drew"), { name });
     else {
       const [tile, end] = move.split("@");
-      if (index === 0) text = fmt(T.log.opened, { name, tile });
+      if (index === 0) text = fmt(gettext("%(name)s opened with %(tile)s"), { name, tile });
       else {
         const piece = hand.line.find((p) => p.end !== null && key(p.tile) === key(tile));
-        text = fmt(T.log["played_" + (end || (piece && piece.end))] || T.log.played, { name, tile });
+        text = fmt(PLAYED[end || (piece && piece.end)] || gettext("%(name)s played %(tile)s"), { name, tile });
       }
     }
-    return action.endsWith("!auto") ? text + " " + T.log.auto : text;
+    return action.endsWith("!auto") ? text + " " + gettext("(timer)") : text;
   }
 
   function drawLog(hand) {
     const log = $("log");
     log.textContent = "";
+    $("log-box").hidden = !hand || !(hand.actions.length || hand.declarations.length || redealNote);
     if (!hand) return;
-    if (redealNote) log.appendChild(el("li", { class: "event", text: T.log.redealt }));
+    if (redealNote) log.appendChild(el("li", { class: "event", text: gettext("Redeal: new tiles were dealt.") }));
     const scored = (index) => hand.events.filter((e) => e.action === index).forEach((e) => {
-      log.appendChild(el("li", { class: "event", text: fmt(T.log.scored, { side: sideName(e.side), points: e.points, rule: eventName(e, hand) }) }));
+      log.appendChild(el("li", { class: "event", text: fmt(gettext("%(side)s: +%(points)s %(rule)s"), { side: sideName(e.side), points: e.points, rule: eventName(e, hand) }) }));
     });
     hand.declarations.forEach((d) => {
-      log.appendChild(el("li", { text: fmt(d.choice === "redeal" ? T.log.asked_redeal : T.log.kept_points, { name: seatName(d.seat) }) }));
+      log.appendChild(el("li", { text: fmt(d.choice === "redeal" ? gettext("%(name)s asked for a redeal") : gettext("%(name)s kept the points for five doubles"), { name: seatName(d.seat) }) }));
     });
     scored(null);
     let seat = hand.opener;
@@ -751,7 +988,7 @@
         if (drawing && drawing.seat === seat) {
           drawing.n += 1;
           drawing.auto = drawing.auto || auto;
-          drawing.item.textContent = plural(T.log.drew_n, drawing.n, { name: seatName(seat) }) + (drawing.auto ? " " + T.log.auto : "");
+          drawing.item.textContent = fmt(ngettext("%(name)s drew %(n)s tile", "%(name)s drew %(n)s tiles", drawing.n), { name: seatName(seat), n: drawing.n }) + (drawing.auto ? " " + gettext("(timer)") : "");
           return; // a draw keeps the turn and scores nothing
         }
         drawing = { seat, n: 1, auto, item: el("li", { text: actionText(seat, action, index, hand) }) };
@@ -766,19 +1003,28 @@
     log.scrollTop = log.scrollHeight;
   }
 
+  // When a paused table closes, in the viewer's words.
+  function closingTime(deadline) {
+    return new Date(deadline * 1000 - skew).toLocaleString(document.documentElement.lang || undefined,
+      { weekday: "short", hour: "2-digit", minute: "2-digit" });
+  }
+
   function drawStatus() {
     const hand = view.hand;
     const t = view.table;
     const replaced = view.seat !== null && t.seats[view.seat].bot;
     let text = "";
-    if (view.seat === null) text = T.spectating;
-    else if (replaced && t.status !== "finished") text = T.bot_for_you;
+    if (view.seat === null) text = gettext("You are watching.");
+    else if (replaced && t.status !== "finished") text = gettext("A bot is playing your seat since you were away for a whole hand.");
     if (!replaced && hand && t.status === "playing" && !ENDED.includes(hand.status)) {
-      if (hand.status === "declare") text = hand.turn === view.seat ? T.five_doubles_yours : fmt(T.waiting_for, { name: seatName(hand.turn) });
-      else text = hand.turn === view.seat ? T.your_turn : fmt(T.waiting_for, { name: seatName(hand.turn) });
+      if (hand.status === "declare") text = hand.turn === view.seat ? gettext("Five doubles: choose.") : fmt(gettext("Waiting for %(name)s"), { name: seatName(hand.turn) });
+      else text = hand.turn === view.seat ? gettext("Your turn") : fmt(gettext("Waiting for %(name)s"), { name: seatName(hand.turn) });
     }
-    if (t.status === "waiting") text = T.waiting_seats;
-    if (t.status === "finished") text = T.finished;
+    if (t.paused && t.status !== "finished" && !replaced) {
+      text = fmt(gettext("Paused: nobody is playing. The table waits until %(time)s."), { time: closingTime(t.deadline) });
+    }
+    if (t.status === "waiting") text = gettext("Waiting for players to sit down.");
+    if (t.status === "finished") text = gettext("This table has finished.");
     $("status").textContent = text;
     document.getElementById("table-app").classList.toggle("my-turn", Boolean(legal().length));
     const invite = document.querySelector(".invite");
@@ -794,13 +1040,22 @@
     skew = message.now * 1000 - Date.now();
     choosing = null;
     drawSeats();
-    drawLine(message.hand);
     drawHand();
     drawControls();
     drawResult();
     drawStatus();
+    fitPlayArea();
+    drawLine(message.hand);
     drawTimer();
     drawLog(message.hand);
+  }
+
+  // The play area ends at the bottom of the screen, so that the board takes what the score,
+  // the seats and the tiles leave of it (measured from the top of the page: scroll 0).
+  function fitPlayArea() {
+    const area = $("play-area");
+    const top = area.getBoundingClientRect().top + window.scrollY;
+    area.style.setProperty("--play-h", Math.floor(window.innerHeight - top - 4) + "px");
   }
 
   // ------------------------------------------------------------ the socket
@@ -830,7 +1085,7 @@
     });
     socket.addEventListener("close", (event) => {
       if ([4401, 4404, 1008].includes(event.code)) return;
-      $("status").textContent = T.reconnecting;
+      $("status").textContent = gettext("Reconnecting…");
       setTimeout(connect, 1000);
     });
   }
@@ -838,10 +1093,10 @@
   let resizing = null;
   window.addEventListener("resize", () => {
     clearTimeout(resizing);
-    resizing = setTimeout(() => { if (view) drawLine(view.hand); }, 100);
+    resizing = setTimeout(() => { if (view) { drawHand(); fitPlayArea(); drawLine(view.hand); } }, 100);
   });
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && choosing) { choosing = null; drawHand(); drawLine(view.hand); drawControls(); }
+    if (event.key === "Escape" && choosing) { choosing = null; drawHand(); drawControls(); drawLine(view.hand); }
   });
   setInterval(drawTimer, 250);
   connect();

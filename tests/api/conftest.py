@@ -6,7 +6,7 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from league.api import services
+from api import services
 from tests.league.conftest import League, build_league
 
 __all__ = ["League", "build_league"]

@@ -58,7 +58,8 @@ def test_leaderboards_and_rating_histories(api):
     ranked = [r["rating"] for r in board["results"] + second]
     assert ranked == sorted(ranked, reverse=True)
     assert api.get(url, {"club": pool.event.organisation.slug}).json()["count"] == 8
-    assert api.get(url, {"club": "nowhere"}).status_code == 404
+    unknown = api.get(url, {"club": "nowhere"})
+    assert unknown.status_code == 400 and unknown.json()["error"]["fields"]["club"]
     history = api.get(f"/api/v1/players/{pool.players[0].pk}/ratings/").json()
     assert history[0]["pool"] == pool.pool.slug
     assert history[0]["matches"] == 2 and len(history[0]["values"]) == 3

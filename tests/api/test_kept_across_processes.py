@@ -1,5 +1,5 @@
 """Kept standings in a real server process follow a change made in another process: its
-mirror of the events' generations (config.cache.TrackedKeys) hears of it from Redis."""
+mirror of the events' generations (core.cache.TrackedKeys) hears of it from Redis."""
 
 import time
 import urllib.request

@@ -8,11 +8,11 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
+from api.models import ApiKey
+from api.services import create_key
 from games.engine import ENDED, PRESETS, apply, bot_action, new_hand, to_record
 from games.models import Hand, HandReview
 from games.services import tables
-from league.api.models import ApiKey
-from league.api.services import create_key
 
 from .conftest import key_for, with_key
 

@@ -9,8 +9,8 @@ from asgiref.sync import async_to_sync, sync_to_async
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from api.live import score_stream
 from games.models import Table
-from league.api.live import score_stream
 from tests.live.conftest import full_table, tiles_in
 
 pytestmark = pytest.mark.django_db
@@ -49,6 +49,8 @@ def test_a_live_match_shows_its_score_and_no_tile(api, league):
         "target": 1,
         "over": False,
         "winner": None,
+        "round": 1,
+        "ends": None,
     }
     assert api.get(f"/api/v1/matches/{other.pk}/live/").status_code == 404
     listed = api.get(f"/api/v1/events/{league.event.slug}/live/").json()

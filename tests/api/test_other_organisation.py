@@ -7,10 +7,10 @@ changes. The key's owner is also an owner of A, so only the key's scope stops it
 import pytest
 from rest_framework.test import APIClient
 
+from api import services
+from api.models import Delivery, Webhook
 from games.models import Hand, HandReview
 from games.services import tables
-from league.api import services
-from league.api.models import Delivery, Webhook
 from league.models import (
     AuditEntry,
     Entry,
@@ -22,8 +22,9 @@ from league.models import (
     Result,
     Round,
 )
-from league.services import results
-from league.tournaments.models import DraftPairing
+from league.services import entries, events, results
+from league.tournaments.models import DraftPairing, Seat, TableResult
+from league.tournaments.services import individual
 from tests.league.conftest import build_league, game, make_user
 
 from .conftest import with_key
@@ -37,6 +38,7 @@ CREATED = {
     ("post", "/api/v1/events/"),
     ("post", "/api/v1/entries/"),
     ("post", "/api/v1/webhooks/"),
+    ("post", "/api/v1/table-results/"),
 }
 # A's own: not seen by another organisation's key at all, so not found.
 PRIVATE = ("/api/v1/webhooks/{id}", "/api/v1/hands/{id}")
@@ -54,6 +56,8 @@ WATCHED = [
     AuditEntry,
     DraftPairing,
     HandReview,
+    Seat,
+    TableResult,
 ]
 
 
@@ -84,6 +88,16 @@ def _organisation_a(tag: str):
     table = tables.create_table(host=league.organiser, rules="dominican", fixture=match)
     hand = Hand.objects.create(table=table, number=1, record={}, ruling={})
     league.newcomers = [make_user(f"newcomer{n}{tag}", league.club).player for n in (1, 2)]
+    # An individual event of A with a seated round, and a player's proposed table result.
+    solo = events.create_event(
+        league.organiser, league.club, name="Individual", format=Event.Format.INDIVIDUAL
+    )
+    for n in range(4):
+        player = make_user(f"solo{n}{tag}", league.club).player
+        entries.register(league.organiser, solo, player_1=player)
+    league.seated = individual.seat_round(league.organiser, solo)
+    first = league.seated.seats.get(table=1, seat=1).player.player_1.user
+    table = individual.enter_table_result(first, league.seated, 1, 100, 20)
     ids = {
         "entries": league.pairs[0].pk,
         "matches": match.pk,
@@ -91,6 +105,7 @@ def _organisation_a(tag: str):
         "players": league.pairs[0].player_1.pk,
         "webhooks": hook.pk,
         "hands": hand.pk,
+        "table-results": table.pk,
     }
     return league, token, ids
 
@@ -126,6 +141,12 @@ def _body(method: str, path: str, league) -> dict:
         "/api/v1/players/{id}/": {"display_name": "Otro Nombre", "email": "", "phone": ""},
         "/api/v1/results/{id}/dispute/": {"note": "No"},
         "/api/v1/webhooks/{id}/redeliver/": {"delivery": 1},
+        "/api/v1/table-results/": {
+            "round": league.seated.pk,
+            "table": 1,
+            "points_a": 100,
+            "points_b": 30,
+        },
     }.get(path, {})
 
 

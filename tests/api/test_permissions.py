@@ -43,7 +43,7 @@ def caller(name: str, league) -> APIClient:
         other = Organisation.objects.create(name="Otro Club", slug="otro-club")
         owner = make_user("other-owner", other, Role.OWNER)
         Membership.objects.create(organisation=club, user=owner, role=Role.ORGANISER)
-        from league.api import services
+        from api import services
 
         return with_key(services.create_key(owner, other, "Their site", "write")[1])
     if name == "match_player":

@@ -6,7 +6,7 @@ from django.test.utils import CaptureQueriesContext
 
 from league.models import Match, Result
 from league.services import events, results
-from tests.engine.records import EXAMPLE
+from tests.engine.records import played_match
 from tests.league.conftest import build_league, play
 
 pytestmark = pytest.mark.django_db
@@ -24,13 +24,15 @@ def test_clubs_and_organisations(api, league):
     assert detail["kind"] == "club"
 
 
-def test_drafts_are_listed_to_nobody_and_shown_to_their_organisers(api, league):
+def test_drafts_are_listed_and_shown_to_their_organisers_only(api, league):
     draft = events.create_event(league.organiser, league.club, name="Borrador")
     slugs = [e["slug"] for e in api.get("/api/v1/events/").json()["results"]]
     assert league.event.slug in slugs and draft.slug not in slugs
     assert api.get(f"/api/v1/events/{draft.slug}/").status_code == 404
     api.force_login(league.organiser)
     assert api.get(f"/api/v1/events/{draft.slug}/").json()["status"] == "draft"
+    slugs = [e["slug"] for e in api.get("/api/v1/events/").json()["results"]]
+    assert draft.slug in slugs and league.event.slug in slugs
 
 
 def test_fixtures_filter_by_event_and_round_with_stable_pages(api, league):
@@ -66,21 +68,23 @@ def test_standings_carry_the_tiebreak_columns(api, league):
     assert {"games_won", "points_for", "lot", "tied", "form"} <= set(top)
 
 
-def test_unknown_division_is_not_found(api, league):
+def test_unknown_division_is_refused(api, league):
     url = f"/api/v1/events/{league.event.slug}/standings/"
-    assert api.get(url, {"division": 999999}).status_code == 404
+    refused = api.get(url, {"division": 999999})
+    assert refused.status_code == 400 and refused.json()["error"]["fields"]["division"]
 
 
 def test_hand_records_of_a_played_match_come_with_their_rulings(api, league):
-    match = league.matches(1)[0]
+    records, played = played_match("tournament")
+    a, b = played.scores
     entered = results.enter_result(
-        league.organiser, match, [{"points_a": 150, "points_b": 40, "hands": [EXAMPLE]}]
+        league.organiser, league.matches(1)[0], [{"points_a": a, "points_b": b, "hands": records}]
     )
     hands = api.get(f"/api/v1/results/{entered.pk}/hands/").json()
-    assert hands[0]["record"] == EXAMPLE
-    assert hands[0]["ruling"]["valid"] is True
+    assert [hand["record"] for hand in hands] == records
+    assert hands[-1]["ruling"]["valid"] is True and hands[-1]["ruling"]["scores_after"] == [a, b]
     listed = api.get("/api/v1/results/", {"event": league.event.slug}).json()["results"][0]
-    assert listed["games"] == [{"points_a": 150, "points_b": 40, "hands": 1}]
+    assert listed["games"] == [{"points_a": a, "points_b": b, "hands": len(records)}]
 
 
 def test_conditional_get_answers_304_until_the_data_changes(api, league):

@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, Phase, settings
 from rest_framework.throttling import SimpleRateThrottle
 from schemathesis.specs.openapi import checks
 
-from config.schema import SCHEMAS_DIR
+from api.schema import SCHEMAS_DIR
 from games.engine import adjudicate
 from league.services import results
-from tests.engine.records import EXAMPLE
+from tests.engine.records import EXAMPLE, played_match
 from tests.league.conftest import play
 
 from .conftest import key_for
@@ -59,8 +59,9 @@ def played(league, settings, monkeypatch):
         {"anon": None, "user": None, "key": None, "bad_key": None},
     )
     play(league, league.matches(1)[0], 150, 40)
-    hands = [{"points_a": 150, "points_b": 0, "hands": [EXAMPLE]}]
-    results.enter_result(league.organiser, league.matches(1)[1], hands)
+    hands, match = played_match("tournament")
+    games = [{"points_a": match.scores[0], "points_b": match.scores[1], "hands": hands}]
+    results.enter_result(league.organiser, league.matches(1)[1], games)
     league.token = key_for(league, "write")
     for signal in (request_started, request_finished):
         signal.disconnect(close_old_connections)

@@ -118,7 +118,7 @@ def test_errors_outside_drf_are_json_too(league, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("secret detail 10.0.0.7:5432")
 
-    monkeypatch.setattr("league.api.views.standing_tables", broken)
+    monkeypatch.setattr("api.views.standing_tables", broken)
     response = Client(raise_request_exception=False).get(
         f"/api/v1/events/{league.event.slug}/standings/"
     )

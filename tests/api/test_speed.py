@@ -14,11 +14,11 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.throttling import SimpleRateThrottle
 
-from config.cache import RedisCache
-from league.api import http
-from league.api.http import STANDINGS_PATH
-from league.api.serializers import MatchSerializer
-from league.api.views import EventViewSet, MatchViewSet
+from api import http
+from api.http import STANDINGS_PATH
+from api.serializers import MatchSerializer
+from api.views import EventViewSet, MatchViewSet
+from core.cache import RedisCache
 from league.models import Entry, Event, Match
 from league.services import entries, events, fixtures, results
 from tests.league.conftest import build_league, game, play
@@ -26,7 +26,7 @@ from tests.league.conftest import build_league, game, play
 from .conftest import key_for, with_key
 
 pytestmark = pytest.mark.django_db
-FAST = "league.api.http.CachedAnswersMiddleware"
+FAST = "api.http.CachedAnswersMiddleware"
 
 
 def _queries(api, url: str, **headers) -> tuple[int, object]:
@@ -286,7 +286,8 @@ def test_kept_fixtures_follow_every_change(api, league):
     assert _kept_rows(api, wanted)[second.pk]["entry_a"]["name"] == "Los de la Esquina"
     events.set_status(league.organiser, league.event, "cancelled")
     Event.objects.filter(pk=league.event.pk).delete()
-    assert api.get("/api/v1/matches/", wanted).json()["results"] == []
+    gone = api.get("/api/v1/matches/", wanted)  # not the kept list: the event is unknown now
+    assert gone.status_code == 400 and gone.json()["error"]["fields"]["event"]
 
 
 def test_kept_fixtures_keep_each_address_apart(api, league, settings):

@@ -5,7 +5,7 @@ whose result is corrected with the preview of what it resets."""
 import pytest
 from rest_framework.test import APIClient
 
-from league.api import services
+from api import services
 from league.models import Event, Match, Membership, Result
 from league.services import events
 from league.tournaments.models import BracketSlot

@@ -5,7 +5,7 @@ with the players the page's entry form allows."""
 import pytest
 from rest_framework.test import APIClient
 
-from league.api import services
+from api import services
 from league.models import AuditEntry, Entry, Event, Membership, Organisation, Player
 from league.services import clubs, events
 from tests.league.conftest import make_user, play

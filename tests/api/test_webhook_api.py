@@ -3,7 +3,7 @@ the receiver; a failed delivery sent again."""
 
 import pytest
 
-from league.api.models import Delivery, Webhook
+from api.models import Delivery, Webhook
 from tests.league.conftest import build_league
 
 from .conftest import key_for, with_key

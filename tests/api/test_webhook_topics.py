@@ -6,8 +6,8 @@ import json
 import pytest
 from django.utils import timezone
 
-from league.api import services
-from league.api.models import Delivery, Webhook
+from api import services
+from api.models import Delivery, Webhook
 from league.services import entries, events, fixtures, results
 from tests.league.conftest import game
 

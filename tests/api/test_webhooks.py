@@ -13,10 +13,10 @@ import pytest
 from celery.exceptions import Retry
 from django.conf import settings
 
-from league.api import services
-from league.api.models import Delivery, Webhook
-from league.api.tasks import deliver
-from league.api.webhooks import signature
+from api import services
+from api.models import Delivery, Webhook
+from api.tasks import deliver
+from api.webhooks import signature
 from league.models import Event
 from league.services import events
 from league.services.errors import ServiceError
@@ -262,6 +262,30 @@ def test_delivery_to_a_real_receiver_on_loopback_when_allowed(league, receiver):
     ((headers, body),) = server.received
     assert body == b'{"id": "x"}' and verify("s", headers, body)
     assert headers["Host"] == f"localhost:{server.server.server_port}"
+
+
+@pytest.mark.django_db
+def test_the_delivery_goes_to_the_address_that_was_checked(league, receiver, monkeypatch):
+    """A host name that resolves elsewhere the second time (DNS rebinding) is not looked
+    up again: the connection goes to the address checked, with the name in Host."""
+    server = receiver()
+    lookups = []
+    real = socket.getaddrinfo
+
+    def rebinding(host, port, *args, **kwargs):
+        if host != "club.example":
+            return real(host, port, *args, **kwargs)
+        lookups.append(host)
+        address = "127.0.0.1" if len(lookups) == 1 else "192.0.2.1"  # then nowhere
+        return real(address, port, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+    port = server.server.server_port
+    delivery = queued(league, f"http://club.example:{port}/hook")
+    assert deliver.apply(args=[str(delivery.pk)]).get() == "delivered"
+    assert lookups == ["club.example"]
+    ((headers, body),) = server.received
+    assert headers["Host"] == f"club.example:{port}" and body == b'{"id": "x"}'
 
 
 @pytest.mark.django_db

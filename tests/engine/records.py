@@ -1,7 +1,20 @@
-"""Hand-made records for the engine tests."""
+"""Hand-made records for the engine tests, and whole matches the engine plays out."""
 
 import copy
+import random
+from collections.abc import Callable
+from itertools import count
+from typing import Any
 
+from games.engine import (
+    Match,
+    finish_hand,
+    new_match,
+    play_out,
+    rules_from_spec,
+    start_hand,
+    to_record,
+)
 from games.engine.tiles import NAME
 
 EXAMPLE = {
@@ -96,3 +109,23 @@ def rest_of(deal):
 
 def events(ruling):
     return [(e["action"], e["seat"], e["side"], e["kind"], e["points"]) for e in ruling["events"]]
+
+
+def played_match(rules: Any = "dominican", seed: int = 0) -> tuple[list[dict], Match]:
+    """A whole match played out at random by the engine: each hand's record, each starting
+    where the one before ended, and the match at its end."""
+    rules = rules_from_spec(rules)
+    rng = random.Random(seed)
+    match, hands = new_match(rules), []
+    while not match.over:
+        state = play_out(start_hand(match, rng=rng), rng.choice)
+        hands.append(to_record(state))
+        match = finish_hand(match, state)
+    return hands, match
+
+
+def first_match(
+    found: Callable[[Match], bool], rules: Any = "dominican"
+) -> tuple[list[dict], Match]:
+    """The first seed's match that `found` accepts, as `played_match` gives it."""
+    return next(m for m in (played_match(rules, seed) for seed in count()) if found(m[1]))

@@ -24,7 +24,8 @@ from games.engine import (
     to_record,
     variant,
 )
-from games.engine.bots import _numbers_mask, determinise
+from games.engine.bots import determinise
+from games.engine.exact import numbers_mask
 from games.engine.tiles import ALL, tiles_of
 
 RULE_SETS = {**PRESETS, **{name: variant(name) for name in VARIANTS}}
@@ -116,8 +117,8 @@ def test_determinised_deals_respect_what_the_seat_saw():
         # without draws, so none is relaxed here).
         if not state.setup.boneyard:
             for s, mask in enumerate(world.hands):
-                assert not mask & _numbers_mask(view.voids[s])
-                assert not state.hands[s] & _numbers_mask(view.voids[s])  # the facts are true
+                assert not mask & numbers_mask(view.voids[s])
+                assert not state.hands[s] & numbers_mask(view.voids[s])  # the facts are true
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -193,7 +194,7 @@ def test_the_best_line_is_known_by_construction():
         for s in (1, 2, 3):
             hands[s] = sum(1 << t for t in rest[: view.counts[s]])
             rest = rest[view.counts[s] :]
-        if any(hands[s] & _numbers_mask(view.voids[s]) for s in (1, 2, 3)):
+        if any(hands[s] & numbers_mask(view.voids[s]) for s in (1, 2, 3)):
             continue
         world = state._replace(hands=tuple(hands))
         assert _results(apply(world, GOOD)[0], 0) == {True}
@@ -214,12 +215,20 @@ def test_the_review_marks_the_move_that_lost_the_hand():
     review = review_hand(
         state, random.Random(5), playouts=60, progress=lambda d, n: steps.append((d, n))
     )
+    move = next(m for m in review["moves"] if m["index"] == len(BEFORE))
+    assert move["seat"] == 0 and move["action"] == BAD and move["best"] == GOOD
+    # Every deal the seat could imagine was a win with 4-0 and a loss with 4-4: the few
+    # deals left are all solved.
+    assert move["best_value"] > 0 > move["value"] and move["method"] == "exact"
+    # The verdict: the costliest move of the losing side that turned a win into a loss.
     verdict = review["verdict"]
-    assert verdict["index"] == len(BEFORE) and verdict["seat"] == 0
-    assert verdict["action"] == BAD and verdict["best"] == GOOD
-    # Every deal the seat could imagine was a win with 4-0 and a loss with 4-4.
-    assert verdict["best_value"] > 0 > verdict["value"]
-    assert len(BEFORE) in review["costly"]
+    turning = [
+        m
+        for m in review["moves"]
+        if m["seat"] % 2 == 0 and m["value"] < 0 <= m["best_value"] and m["cost"] >= 2
+    ]
+    assert verdict == max(turning, key=lambda m: m["cost"])
+    assert verdict["index"] in review["costly"]
     assert steps[-1][0] == steps[-1][1] == len(review["moves"])
     assert [m["index"] for m in review["moves"]] == sorted(m["index"] for m in review["moves"])
 

@@ -80,3 +80,21 @@ def test_the_presets_table_of_rules_md_is_the_engines():
                 assert value == str(actual), (preset, name)
                 checked.add(name)
     assert checked == set(OPTIONS) - {"preset", "opening_tile", "five_doubles_seconds"}
+
+
+def test_every_option_has_one_label_and_help_and_rules_md_says_the_same():
+    from django.utils import translation
+
+    from league.rule_options import HELP, LABELS
+
+    options = set(OPTIONS) - {"preset"}
+    assert set(LABELS) == set(HELP) == options
+    section = RULES_DOC[RULES_DOC.index("## 2. Options") : RULES_DOC.index("## 3. Presets")]
+    rows = dict(re.findall(r"^\| `(\w+)` \| [^|]* \| (.*) \|$", section, re.MULTILINE))
+    with translation.override("en"):
+        english = {option: str(HELP[option]) for option in options}
+    for option in options:
+        assert rows[option].replace("`", "").startswith(english[option]), option
+    for language in ("es", "pt-br"):  # shown translated where people set the options
+        with translation.override(language):
+            assert all(str(HELP[option]) != english[option] for option in options), language

@@ -8,6 +8,7 @@ from games.engine import (
     ENDED,
     PRESETS,
     VARIANTS,
+    EngineError,
     Match,
     RulesError,
     adjudicate,
@@ -261,6 +262,27 @@ def test_brazilian_five_doubles_points_and_redeal():
     )
     assert redeal["ended"] == "redeal" and redeal["valid"] and redeal["next_leader"] == 3
     assert redeal["opener"] is None and redeal["points"] == [0, 0]
+
+
+def test_replay_and_adjudicate_agree_on_a_redeal_whatever_opener_it_names():
+    """A redeal opens nobody, so its record's opener is not checked, by either reader."""
+    deal = five_doubles_deal()
+    for opener in (0, 1, 2, 3):
+        redealt = record(
+            "brazilian",
+            deal,
+            [],
+            leader=3,
+            opener=opener,
+            declarations=[{"seat": 1, "choice": "redeal"}],
+        )
+        assert adjudicate(redealt)["valid"]
+        assert replay(redealt).status == "redeal"
+    played = record("brazilian", deal, [], leader=3, opener=2)
+    assert adjudicate(played)["error"]["code"] == "wrong_opener"
+    with pytest.raises(EngineError) as refused:
+        replay(played)
+    assert refused.value.code == "wrong_opener"
 
 
 def test_brazilian_round_to_5_and_multiples():

@@ -209,14 +209,17 @@ def test_exports_of_entries_results_and_standings(client, league):
 
 
 def test_results_export_lists_each_hand_points(client, league):
-    from tests.engine.records import example
+    from games.engine import adjudicate
+    from tests.engine.records import played_match
 
-    match = league.matches(1)[0]
-    hands = [{"points_a": 148, "points_b": 85, "hands": [example()]}]
-    result = results.enter_result(league.organiser, match, hands)
+    records, played = played_match("tournament")
+    a, b = played.scores
+    games = [{"points_a": a, "points_b": b, "hands": records}]
+    result = results.enter_result(league.organiser, league.matches(1)[0], games)
     assert result.status == "confirmed"  # an organiser's entry counts at once
     rows = rows_of(client.get(reverse("event_export", args=[league.event.slug, "results"])))
-    assert rows[1][-4:] == ["1", "148", "85", "48-0"]
+    each = " ".join("{}-{}".format(*adjudicate(hand)["points"]) for hand in records)
+    assert rows[1][-4:] == ["1", str(a), str(b), each]
 
 
 def test_draft_events_are_exported_to_organisers_only(client, db):

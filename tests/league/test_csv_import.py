@@ -94,20 +94,31 @@ def test_unknown_players_when_only_the_roster_may_be_entered(league):
     assert refused(league, data, add_players=False) == [(2, "unknown_player")]
 
 
-def test_unknown_club_and_bad_numbers(league):
-    Organisation.objects.create(name="Los Tranques", slug="los-tranques")
+def test_bad_numbers(league):
+    data = b"player_1,player_2,seed,rating\nA,B,1,1500\nC,D,x,\nE,F,0,mucho\n"
+    assert refused(league, data) == [(3, "bad_seed"), (4, "bad_seed"), (4, "bad_rating")]
+
+
+def test_a_club_not_on_the_site_is_kept_as_written_and_never_refuses_the_file(league):
+    tranques = Organisation.objects.create(name="Los Tranques", slug="los-tranques")
     data = (
-        b"player_1,player_2,club,seed,rating\n"
-        b"A,B,Los Tranques,1,1500\n"
-        b"C,D,Club Fantasma,x,\n"
-        b"E,F,los-tranques,0,mucho\n"
+        b"player_1,player_2,club\n"
+        b"A,B,Los Tranques\n"
+        b"C,D,  Club   Fantasma de Villa Juana \n"
+        b"E,F,los-tranques\n"
+        b"G,H,\n"
     )
-    assert refused(league, data) == [
-        (3, "unknown_club"),
-        (3, "bad_seed"),
-        (4, "bad_seed"),
-        (4, "bad_rating"),
+    preview = preview_entrants(league.event, data)
+    assert preview.ok and [row.club for row in preview.rows] == [tranques, None, tranques, None]
+    made = import_entrants(league.organiser, league.event, data)
+    assert [(e.club, e.club_name, e.home_club) for e in made] == [
+        (tranques, "", "Los Tranques"),
+        (None, "Club Fantasma de Villa Juana", "Club Fantasma de Villa Juana"),
+        (tranques, "", "Los Tranques"),
+        (None, "", ""),
     ]
+    too_long = f"player_1,player_2,club\nI,J,{'x' * 121}\n".encode()
+    assert refused(league, too_long) == [(2, "club_too_long")]
 
 
 def test_duplicates_are_refused_with_the_line_they_repeat(league):

@@ -8,7 +8,7 @@ from games.engine import adjudicate
 from league.models import AuditEntry, Match, Result
 from league.services import events, fixtures, results, standings
 from league.services.errors import ServiceError
-from tests.engine.records import record
+from tests.engine.records import first_match, record
 
 from .conftest import build_league, game
 
@@ -102,15 +102,8 @@ def test_recorded_hands_the_engine_decides_the_lisa_whatever_the_tick():
 
 def test_recorded_hands_with_normal_points_for_the_losers_are_no_lisa_even_if_ticked():
     league, match = dominican_league()
-    # A wins a first hand with normal points (PASO-like), then B wins to 7 from there.
-    first = record(
-        SMALL_DOMINICAN,
-        [["6-6", "6-5"], ["1-2", "0-1"], ["2-3", "3-4"], ["0-3", "1-4"]],
-        ["6-6", "pass", "pass", "pass", "6-5"],
-    )
-    ruling = adjudicate(first)
-    assert ruling["normal_points"][0] > 0
-    games = [{"points_a": 6, "points_b": 7, "hands": [first, BONUS_ONLY]}]
+    hands, played = first_match(lambda m: not m.shutout)  # the losers made normal points
+    games = [{"points_a": played.scores[0], "points_b": played.scores[1], "hands": hands}]
     result = results.enter_result(league.organiser, match, games, lisa=True)
     assert result.shutout is False
 

@@ -76,6 +76,12 @@ def test_create_an_event_through_the_form(client, league):
     event = Event.objects.get(name="Copa")
     assert event.tiebreaks == ["match_wins", "head_to_head", "lots"]
     assert event.rule_overrides == {"target": 150}
+    form = client.get(url, {"format": "league"}).content.decode()
+    assert "The match ends after the hand in which a side reaches these points." in form
+    client.cookies["django_language"] = "es"
+    shown = client.get(event.get_absolute_url()).content.decode()
+    assert "Puntos para ganar: 150" in shown and "target=" not in shown
+    client.cookies["django_language"] = "en"
     for bad in ({"rule_target": "many"}, {"rule_target": "0"}, {"tiebreaks": []}):
         response = client.post(url, {**data, "name": "Broken", **bad})
         assert response.status_code == 200 and not Event.objects.filter(name="Broken").exists()

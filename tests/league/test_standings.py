@@ -1,12 +1,14 @@
 """Standings built by hand: tiebreak order, head-to-head among the tied, shutouts, lots."""
 
+import random
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from league.models import Entry, Result
 from league.services import results, standings
-from league.services.standings import CountedMatch, rank
+from league.services.standings import CountedMatch, positions_over_rounds, rank
 
 from .conftest import build_league, game
 
@@ -92,6 +94,36 @@ def test_lots_follow_the_numbers_drawn():
     tied = entries(3)
     tied[0].lot, tied[1].lot, tied[2].lot = 3, 1, 2
     assert order(rank(tied, [], ["match_wins", "lots"], 1)) == [2, 3, 1]
+
+
+@pytest.mark.parametrize(
+    "tiebreaks", [T, ["match_wins", "head_to_head", "lots"], ["match_wins", "buchholz", "lots"]]
+)
+def test_the_positions_after_each_round_are_the_table_of_the_rounds_so_far(tiebreaks):
+    # 12 entries, 5 rounds of few distinct scores (many ties, head-to-head in use), a draw,
+    # shutouts, a bye and a match against an entry not in the table
+    rng = random.Random(7)
+    played = []
+    for rnd in range(1, 6):
+        ids = rng.sample(range(1, 13), 12)
+        for a, b in zip(ids[::2], ids[1::2], strict=True):
+            pa, pb = rng.choice([(100, 50), (50, 100), (100, 0), (75, 75)])
+            played.append(o(a, b, pa, pb, rnd=rnd, shutout=0 in (pa, pb)))
+    played += [o(3, None, 100, 0, rnd=2), o(4, 99, 100, 50, rnd=5)]
+    played.sort(key=lambda match: match.round)
+    table = positions_over_rounds(entries(12), played, tiebreaks, 2)
+    assert table.rounds == [1, 2, 3, 4, 5]
+    for i, number in enumerate(table.rounds):
+        so_far = rank(entries(12), [m for m in played if m.round <= number], tiebreaks, 2)
+        assert {pk: places[i] for pk, places in table.positions.items()} == {
+            row.entry.pk: row.position for row in so_far
+        }
+    whole = rank(entries(12), played, tiebreaks, 2)
+    assert [(r.entry.pk, r.position, r.tied, r.values, r.form) for r in table.standings] == [
+        (r.entry.pk, r.position, r.tied, r.values, r.form) for r in whole
+    ]
+    if "head_to_head" in tiebreaks:  # the mini-tables were needed
+        assert any("head_to_head" in r.values for r in whole)
 
 
 @pytest.mark.django_db

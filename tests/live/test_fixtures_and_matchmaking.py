@@ -16,7 +16,16 @@ from games.services import matchmaking, tables
 from games.services.errors import TableError
 from games.services.fixtures import open_due_fixtures
 from games.services.messages import hand_state, seat_facts
-from league.models import Entry, Event, Match, Organisation, Player, Result, Round
+from league.models import (
+    AuditEntry,
+    Entry,
+    Event,
+    Match,
+    Organisation,
+    Player,
+    Result,
+    Round,
+)
 
 from .conftest import full_table, make_players, play_step
 
@@ -71,6 +80,39 @@ def test_a_due_online_fixture_opens_its_table_and_its_result_is_final(players):
     hands = result.games[0]["hands"]
     assert [h["format"] for h in hands] == ["domino-hand/1"] * table.hands.count()
     assert not Table.objects.filter(fixture=later).exists()
+
+
+def test_a_league_fixture_both_pairs_left_is_not_played_and_counts_as_their_forfeit(players):
+    """As in an event that runs itself (tests/online/test_controls.py): nobody wins a match
+    nobody played; the fixture is not played, each pair's forfeit, with no result."""
+    club = Organisation.objects.create(name="Club Ausente", slug="club-ausente")
+    event = Event.objects.create(
+        organisation=club,
+        name="Liga ausente",
+        slug="liga-ausente",
+        mode=Event.Mode.ONLINE,
+        status=Event.Status.RUNNING,
+        rule_preset="tournament",
+    )
+    people = [Player.objects.get(user=u) for u in players]
+    a = Entry.objects.create(event=event, name="A", player_1=people[0], player_2=people[2])
+    b = Entry.objects.create(event=event, name="B", player_1=people[1], player_2=people[3])
+    round_ = Round.objects.create(event=event, number=1)
+    fixture = Match.objects.create(
+        event=event, round=round_, entry_a=a, entry_b=b, scheduled=timezone.now()
+    )
+    table = Table.objects.get(pk=open_due_fixtures(timezone.now())[0].pk)
+    while table.status == Table.Status.PLAYING:  # every turn timed out: nobody there
+        Table.objects.filter(pk=table.pk).update(deadline=timezone.now())
+        tables.time_out(table.pk, table.version)
+        table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED and table.forfeit_side is None
+    assert table.match["abandoned"] and table.hand_number == 1
+    assert Match.objects.get(pk=fixture.pk).status == Match.Status.CANCELLED
+    assert not Result.objects.filter(match=fixture).exists()
+    unplayed = AuditEntry.objects.get(event=event, action="autopilot.unplayed")
+    assert unplayed.target == f"match:{fixture.pk}"
+    assert unplayed.after == {"reason": "both_absent", "round": 1}
 
 
 def test_quick_match_seats_four_singles(db):
@@ -297,7 +339,28 @@ def test_the_host_chooses_each_bots_level(players):
     assert table.status == Table.Status.FINISHED
 
 
-def test_the_api_shows_a_fixture_tables_finished_hands_only(players, client):
+def play_hand(table: Table, rng: random.Random) -> Table:
+    """The hand in play played to its end with random legal moves, and the next one dealt."""
+    while table.status == Table.Status.PLAYING:
+        state = hand_state(table)
+        user = Seat.objects.get(table=table, number=state.turn).user
+        tables.act(
+            table.pk,
+            user,
+            action=rng.choice(legal_actions(state)),
+            version=table.version,
+            client_id=f"c{table.version}",
+        )
+        table.refresh_from_db()
+    for seat in table.seats.all():
+        tables.press_next(table.pk, seat.user)
+    table.refresh_from_db()
+    return table
+
+
+def api_after_one_hand(players, client, rules: dict, seed: int) -> tuple[Table, str, dict]:
+    """A fixture's live table under `rules` (tournament preset) with its first hand played
+    to its end and the second dealt: the table, the live-hands URL and the API's hand."""
     club = Organisation.objects.create(name="Club API", slug="club-api")
     event = Event.objects.create(
         organisation=club,
@@ -306,7 +369,7 @@ def test_the_api_shows_a_fixture_tables_finished_hands_only(players, client):
         mode=Event.Mode.ONLINE,
         status=Event.Status.RUNNING,
         rule_preset="tournament",
-        rule_overrides={"target": 150},
+        rule_overrides=rules,
     )
     people = [Player.objects.get(user=u) for u in players]
     a = Entry.objects.create(event=event, name="A", player_1=people[0], player_2=people[2])
@@ -321,30 +384,43 @@ def test_the_api_shows_a_fixture_tables_finished_hands_only(players, client):
     [table] = open_due_fixtures(timezone.now())
     url = f"/api/v1/matches/{fixture.pk}/live-hands/"
     assert client.get(url).json() == []
-    rng = random.Random(5)
-    table = Table.objects.get(pk=table.pk)
-    while table.status == Table.Status.PLAYING:  # play the first hand to its end
-        state = hand_state(table)
-        user = Seat.objects.get(table=table, number=state.turn).user
-        tables.act(
-            table.pk,
-            user,
-            action=rng.choice(legal_actions(state)),
-            version=table.version,
-            client_id=f"c{table.version}",
-        )
-        table.refresh_from_db()
-    for seat in table.seats.all():
-        tables.press_next(table.pk, seat.user)
-    table.refresh_from_db()
+    table = play_hand(Table.objects.get(pk=table.pk), random.Random(seed))
     assert table.status == Table.Status.PLAYING and table.hand_number == 2
     [hand] = client.get(url).json()
     assert hand["hand"] == 1 and hand["ruling"]["valid"] is True
     assert hand["record"]["format"] == "domino-hand/1"
+    return table, url, hand
+
+
+def test_the_api_shows_a_fixture_tables_finished_hands_only(players, client):
+    table, url, hand = api_after_one_hand(players, client, {"target": 150}, seed=5)
     body = client.get(url).content.decode()
     assert json.dumps(hand["record"]["deal"][0], separators=(",", ":")) in body
     for tiles in table.state["deal"]:  # the hand in play
         assert json.dumps(tiles, separators=(",", ":")) not in body
+
+
+def test_the_api_never_shows_the_tiles_nobody_drew(players, client):
+    """A draw game: the finished hand's boneyard is cut to the tiles drawn from it, as the
+    hand's page shows it; the tiles left in it never leave the server."""
+    rules = {"target": 500, "boneyard": True, "tiles_per_hand": 5}
+    table, url, _hand = api_after_one_hand(players, client, rules, seed=3)
+    rng = random.Random(4)
+    for _ in range(8):  # the deal is random: hands until one left some tiles undrawn
+        unseen = 0
+        for hand in client.get(url).json():
+            stored = table.hands.get(number=hand["hand"]).record
+            drawn = sum(a.startswith("draw") for a in stored["actions"])
+            assert hand["record"]["boneyard"] == stored["boneyard"][:drawn]
+            assert hand["record"]["actions"] == stored["actions"]
+            shown = json.dumps(hand)  # the hand as the API gives it, its deal included
+            for tile in stored["boneyard"][drawn:]:
+                assert f'"{tile}"' not in shown
+                unseen += 1
+        if unseen or table.status != Table.Status.PLAYING:
+            break
+        table = play_hand(table, rng)
+    assert unseen  # some tiles were never drawn, so never shown
 
 
 def test_a_player_disputes_a_hand_played_at_the_live_table(players, client):

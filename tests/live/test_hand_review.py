@@ -2,7 +2,6 @@
 hand's players and its event's staff see it, on its page and through the API."""
 
 import random
-import time
 
 import pytest
 from django.test import Client
@@ -12,7 +11,7 @@ from django.utils import translation
 from games.engine import ENDED, PRESETS, apply, bot_action, new_hand, to_record
 from games.models import Hand, HandReview
 from games.services import reviews
-from tests.conftest import in_thread
+from tests.conftest import in_thread, worker_finished
 
 from .conftest import full_table, make_players
 
@@ -31,21 +30,11 @@ def finished_hand(prefix: str, seed: int = 4) -> tuple[Hand, list]:
     return hand, users
 
 
-def wait_done(review: HandReview, timeout: float = 90) -> HandReview:
-    deadline = time.monotonic() + timeout
-    while True:
-        review.refresh_from_db()
-        if review.status in (HandReview.Status.DONE, HandReview.Status.FAILED):
-            return review
-        assert time.monotonic() < deadline, "the worker did not analyse the hand"
-        time.sleep(0.3)
-
-
 def test_a_worker_analyses_a_hand_once(celery_worker_process):
     hand, users = in_thread(finished_hand, "w")
     review = in_thread(reviews.request_review, hand.record)
     assert review.status == HandReview.Status.PENDING
-    review = wait_done(review)
+    review = worker_finished(review, "analyse the hand", timeout=90)
     assert review.status == HandReview.Status.DONE
     assert review.done == review.total == len(review.result["moves"]) > 0
     first = review.result

@@ -10,7 +10,7 @@ from games.engine import view
 from games.models import Seat, Table
 from games.services import matchmaking
 from games.services.messages import hand_state
-from tests.conftest import in_thread
+from tests.conftest import BASE_DIR, in_thread
 
 from .conftest import SHORT, full_table, make_players, session_cookie
 
@@ -56,11 +56,12 @@ def seat_counts(page) -> dict[int, int]:
     return counts
 
 
-def string(page, key: str) -> str:
-    """One of the table page's (translated) strings, from its own catalogue."""
-    return page.evaluate(
-        f"JSON.parse(document.getElementById('table-strings').textContent)[{key!r}]"
-    )
+def string(page, message: str) -> str:
+    """A message of the table page's script, translated by its catalogue (/jsi18n/)."""
+    return page.evaluate("(message) => gettext(message)", message)
+
+
+BOT_FOR_YOU = "A bot is playing your seat since you were away for a whole hand."
 
 
 def close(*pages) -> None:
@@ -205,10 +206,57 @@ def test_a_player_takes_their_seat_back_from_a_bot(chromium, asgi_server):
     page.goto(f"{asgi_server}/play/t/{table.code}/")
     page.wait_for_selector("#take-back")
     assert page.locator(".seat[data-pos=bottom]").get_attribute("data-seat") == str(number)
-    assert page.inner_text("#status") == string(page, "bot_for_you")
+    assert page.inner_text("#status") == string(page, BOT_FOR_YOU)
     page.click("#take-back")
     page.locator("#take-back").wait_for(state="detached")
     assert in_thread(lambda: Seat.objects.get(table=table, number=number).bot) is False
-    assert page.inner_text("#status") != string(page, "bot_for_you")
+    assert page.inner_text("#status") != string(page, BOT_FOR_YOU)
     assert set(my_tiles(page)) == in_thread(tiles_held, table.pk, number)
     close(page)
+
+
+def test_play_against_bots_in_one_tap_and_tell_the_tables_apart(chromium, asgi_server):
+    """ "Play against bots" seats the player with three bots of the chosen level and deals;
+    back in the lobby each of their tables says its rules, who else sits there, the score
+    and whose turn it is."""
+    user = in_thread(make_players, 1, "solo")[0]
+    page = signed_in(chromium, asgi_server, user)
+    codes = []
+    for rules, level in (("brazilian", "easy"), ("vog_3p", "strong")):
+        page.goto(f"{asgi_server}/play/")
+        page.select_option("#id_bot_rules", rules)
+        page.select_option("#id_bot_level", level)
+        page.click("#play-bots-button")  # the one tap
+        page.wait_for_url(TABLE_URL)
+        my_tiles(page)
+        code = page.url.rstrip("/").rsplit("/", 1)[1]
+        codes.append(code)
+        table = in_thread(Table.objects.get, code=code)
+        seats = in_thread(lambda t=table: list(t.seats.values_list("user", "bot", "bot_level")))
+        assert seats[0] == (user.pk, False, "medium")
+        assert all(bot and got == level for _user, bot, got in seats[1:])
+        assert table.status == Table.Status.PLAYING and table.kind == Table.Kind.PRIVATE
+    page.goto(f"{asgi_server}/play/")
+    shots = BASE_DIR / "test-results" / "lobby"
+    shots.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=shots / "your-tables.png", full_page=True)
+    lines = [page.locator(f"#my-tables li:has(a[href='/play/t/{code}/'])") for code in codes]
+    texts = [line.inner_text() for line in lines]
+    assert "Brasileño" in texts[0] and "Bot (Fácil)" in texts[0] and "0 – 0" in texts[0]
+    assert "VOG, tres jugadores" in texts[1] and "Bot (Fuerte)" in texts[1]
+    assert "0 – 0 – 0" in texts[1]
+    # The player left the first table for the lobby: it waits for them (the second one too,
+    # once its page's socket has closed).
+    paused = "En pausa hasta que vuelva un jugador"
+    assert lines[0].locator(".turn").inner_text() == paused
+    assert lines[1].locator(".turn").inner_text() in (paused, "Te toca")
+    close(page)
+
+
+@pytest.mark.parametrize(("rules", "level"), [("klaberjass", "easy"), ("dominican", "godlike")])
+def test_play_against_bots_refuses_unknown_rules_or_levels(client, rules, level):
+    user = make_players(1, "bad")[0]
+    client.force_login(user)
+    response = client.post("/play/bots/", {"rules": rules, "level": level}, follow=True)
+    assert response.redirect_chain[-1][0] == "/play/"
+    assert not Table.objects.filter(host=user).exists()

@@ -178,7 +178,7 @@ def test_the_table_page_seats_two_or_three(chromium, asgi_server, log_dir, name)
     laptop = open_page(chromium, asgi_server, table, host, size=(1366, 768))
     phone = open_page(chromium, asgi_server, table, host, size=(390, 844))
     for page in (laptop, phone):
-        assert page.locator(".felt .seat:visible").count() == players
+        assert page.locator("#table-app .seat:visible").count() == players
         assert page.locator(f".felt.seats-{players}").count() == 1
         assert page.locator(".seat[data-pos=top]").is_visible() == (players == 2)
         assert page.locator(".tag.partner").count() == 0

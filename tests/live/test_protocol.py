@@ -2,9 +2,11 @@
 
 import asyncio
 import json
+import random
 
 import pytest
 import websockets
+from django.db import connection, transaction
 
 from games.consumers import MESSAGE_MAX
 from games.engine import legal_actions
@@ -14,7 +16,7 @@ from games.services.errors import ECHO_MAX
 from games.services.messages import hand_state
 from tests.conftest import run_async
 
-from .conftest import TableSocket, full_table
+from .conftest import TableSocket, full_table, play_step
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -207,6 +209,33 @@ def test_a_flood_is_closed_with_1008(asgi_server, players):
         return socket.socket.close_code
 
     assert run_async(scenario()) == 1008
+
+
+def test_a_flood_is_closed_with_1008_however_busy_the_server_is(postgres, asgi_server, players):
+    """A deliberately slowed consumer: this test holds a lock on the actions' table, so the
+    server's first answer (the missed actions since version 1) waits on it. The frames are
+    counted as they arrive all the same: 60 hellos at once close the socket with 1008
+    while the first is still waiting, and none of them is answered."""
+    table = full_table(players, "dominican")
+    play_step(table, random.Random(1))
+
+    async def flood() -> tuple[int | None, list[dict]]:
+        socket = TableSocket(asgi_server, table.pk, players[0])
+        await socket.connect()
+        assert socket.state["version"] > 1
+        before = len(socket.received)
+        for _ in range(60):
+            await socket.socket.send(json.dumps({"type": "hello", "version": 1}))
+        with pytest.raises(websockets.ConnectionClosed):
+            while True:
+                await socket.recv(timeout=60)
+        return socket.socket.close_code, socket.received[before:]
+
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(f"LOCK TABLE {Action._meta.db_table} IN ACCESS EXCLUSIVE MODE")
+        code, answers = run_async(flood())
+    assert code == 1008
+    assert answers == []
 
 
 def test_foreign_origin_is_refused(asgi_server, players):

@@ -13,8 +13,8 @@ from openskill.models import PlackettLuce
 
 from config.celery import app as celery_app
 from games.models import Seat, Table
-from games.services import matchmaking
-from games.services.messages import hand_state
+from games.services import matchmaking, tables, timers
+from games.services.messages import finish_reason, hand_state
 from games.services.ratings import rating_of
 from league.models import Entry, Event, Match, Organisation, Player, Result, Round
 from league.ratings import services
@@ -22,7 +22,7 @@ from league.ratings.models import RatedMatch, Rating, RatingChange, provisional_
 from league.ratings.tasks import recalculate_pool
 from tests.conftest import run_async
 
-from .conftest import TableSocket, make_players, play_match
+from .conftest import TableSocket, make_players, play_match, play_step
 from .test_timers import overdue, play_hand_without
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -105,7 +105,7 @@ def test_a_ranked_match_over_real_sockets_rates_its_four_players_once(
     # The task delivered twice more, and the finished table's hook once more: nothing changes.
     for _ in range(2):
         assert recalculate_pool.delay(pool.pk).get(timeout=60) == 0
-    services.table_counted(table)
+    services.table_counted(table.pk, table.finished)
     wait_until_rated(pool.pk)
     assert stored(players) == first
     assert RatingChange.objects.filter(table=table).count() == 4
@@ -202,3 +202,63 @@ def test_a_late_league_result_is_rated_before_a_later_ranked_table(eager):
     services.reindex(pool)
     assert RatedMatch.objects.filter(table=table, pool=pool).count() == 1
     assert stored(a + b) == expected
+
+
+def unrated(table: Table) -> bool:
+    """Nobody at the table was rated: no slot in the global pool, no rating, no change."""
+    players = [p for pair in pairs(table) for p in pair]
+    return not (
+        RatedMatch.objects.filter(table=table).exists()
+        or Rating.objects.filter(player_id__in=players).exists()
+        or RatingChange.objects.filter(table=table).exists()
+    )
+
+
+def test_a_ranked_table_nobody_opened_is_abandoned_and_rates_nobody(
+    redis_layer, celery_worker_process
+):
+    """Four players pressed Ranked and never opened the table: the worker's countdowns play
+    every turn (one second each, for the test), and the hand ends with both pairs absent.
+    Nobody wins a match nobody played: the table is abandoned and rates nobody."""
+    users = make_players(4, "na")
+    table = ranked_table(users)
+    quick = {"preset": "dominican", "turn_seconds": 1}
+    now = timezone.now()
+    Table.objects.filter(pk=table.pk).update(
+        rules=quick, state=table.state | {"rules": quick}, deadline=now
+    )
+    timers.schedule(table.pk, table.version, now)  # the worker takes it from here
+    deadline = time.monotonic() + 120
+    while table.status != Table.Status.FINISHED:
+        assert time.monotonic() < deadline, "the worker did not play the hand out"
+        time.sleep(0.5)
+        table.refresh_from_db()
+    assert all(a.endswith("!auto") for a in table.hands.get().record["actions"])
+    assert finish_reason(table) == "abandoned" and table.forfeit_side is None
+    assert not table.match["over"] and table.match["winner"] is None
+    # The worker rates a finished ranked table at once; give it the time it took above.
+    time.sleep(2)
+    assert not services.pending(services.global_pool().pk)
+    assert unrated(table)
+    assert celery_worker_process.poll() is None
+
+
+def test_one_absent_player_in_each_pair_forfeits_neither(eager):
+    """A forfeit needs a pair that was there: with a player of each pair absent for the
+    whole hand, the ranked table is abandoned, unrated."""
+    users = make_players(4, "ea")
+    table = ranked_table(users, "brazilian")
+    absent = {hand_state(table).turn, (hand_state(table).turn + 1) % 4}
+    rng = random.Random(4)
+    while table.status == Table.Status.PLAYING:
+        state = hand_state(table)
+        if state.turn in absent:
+            tables.time_out(overdue(table).pk, table.version)
+        else:
+            play_step(table, rng)
+        table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    assert finish_reason(table) == "abandoned" and table.forfeit_side is None
+    assert unrated(table)
+    services.reindex(services.global_pool())  # the operators' rebuild rates it neither
+    assert unrated(table)

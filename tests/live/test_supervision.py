@@ -9,6 +9,8 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -47,6 +49,16 @@ def kill_tree(pid: int) -> None:
     for victim in [pid, *children(pid)]:
         with contextlib.suppress(ProcessLookupError):
             os.kill(victim, signal.SIGKILL)
+
+
+def stop_serve(serve: subprocess.Popen) -> None:
+    """SIGTERM, as systemd or Ctrl-C would; a serve that does not stop in time fails."""
+    serve.send_signal(signal.SIGTERM)
+    try:
+        serve.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        kill_tree(serve.pid)
+        raise
 
 
 def until(condition, timeout: float = 90, what: str = "") -> object:
@@ -94,8 +106,10 @@ def test_serve_production_restarts_what_dies_and_the_tables_go_on(service_env, l
     url = f"http://127.0.0.1:{port}"
     try:
         wait_for(url + "/healthz", serve, log, timeout=300)
-        web = until(lambda: child_running(serve, ("granian",)), what="granian")
-        worker = until(lambda: child_running(serve, ("celery", "worker")), what="worker")
+        web = until(lambda: child_running(serve, ("config.web",)), what="granian")
+        # the live queue's worker: the one that plays a timed-out turn
+        live = ("celery", "worker", "live@")
+        worker = until(lambda: child_running(serve, live), what="worker")
         web_workers = until(lambda: children(web) if len(children(web)) == 2 else None)
         table = full_table(players, SHORT)
         rng = random.Random(5)
@@ -121,7 +135,7 @@ def test_serve_production_restarts_what_dies_and_the_tables_go_on(service_env, l
             what="a new granian worker",
         )
         until(
-            lambda: (pid := child_running(serve, ("celery", "worker"))) and pid != worker,
+            lambda: (pid := child_running(serve, live)) and pid != worker,
             what="a new Celery worker",
         )
         assert serve.poll() is None
@@ -145,13 +159,120 @@ def test_serve_production_restarts_what_dies_and_the_tables_go_on(service_env, l
             what="the new worker's timeout",
         )
     finally:
-        serve.send_signal(signal.SIGTERM)
-        try:
-            serve.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            kill_tree(serve.pid)
-            raise
+        stop_serve(serve)
     output = log.read_text()
-    assert "worker exited with" in output and "restarting in" in output
+    assert "live exited with" in output and "restarting in" in output
     assert serve.returncode == 0
     assert not Path(f"/proc/{web}").exists()  # everything stopped with it
+
+
+def listeners(port: int) -> set[int]:
+    """The processes holding a socket that listens on the port (from /proc)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[1].endswith(f":{port:04X}") and fields[3] == "0A":  # 0A: LISTEN
+                inodes.add(f"socket:[{fields[9]}]")
+    holders = set()
+    for process in Path("/proc").iterdir():
+        if not process.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):  # it may end while it is read
+            if any(os.readlink(fd) in inodes for fd in (process / "fd").iterdir()):
+                holders.add(int(process.name))
+    return holders
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+def web_server(serve: subprocess.Popen) -> tuple[int, set[int]]:
+    """serve's granian: its main process, and the main process with its two workers."""
+    web = until(lambda: child_running(serve, ("config.web",)), what="granian")
+    workers = until(lambda: children(web) if len(children(web)) == 2 else None, what="workers")
+    return web, {web, *workers}
+
+
+def serve_web(service_env: dict, port: int, log: Path) -> subprocess.Popen:
+    """serve --production with its web server only (two granian workers)."""
+    return subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--production", "--no-worker", "--port", str(port)],
+        cwd=BASE_DIR,
+        env=service_env,
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+    )
+
+
+def test_a_killed_web_server_leaves_no_worker_serving(service_env, log_dir):
+    """kill -9 of granian's main process, twice: its workers go with it each time, the
+    restarted server is the only one on the port, and stopping leaves nobody there."""
+    port = free_port()
+    log = log_dir / "serve-web.log"
+    serve = serve_web(service_env, port, log)
+    url = f"http://127.0.0.1:{port}"
+    seen: set[int] = set()
+    try:
+        for _ in range(2):
+            wait_for(url + "/healthz", serve, log, timeout=300)
+            main, serving = web_server(serve)
+            assert listeners(port) and listeners(port) <= serving
+            seen |= serving
+            os.kill(main, signal.SIGKILL)
+            gone = frozenset(seen)
+            until(lambda gone=gone: not any(map(alive, gone)), timeout=30, what="no orphan")
+        wait_for(url + "/healthz", serve, log, timeout=300)
+        assert listeners(port) and not listeners(port) & seen  # the third server alone
+    finally:
+        stop_serve(serve)
+    assert serve.returncode == 0
+    assert listeners(port) == set()
+    assert "stopping them" in log.read_text()
+
+
+def answers(url: str) -> int | None:
+    """The status the server answers with, or None when nobody answers the connection."""
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+    except OSError:
+        return None
+
+
+def test_the_port_keeps_answering_while_a_dead_web_worker_is_replaced(service_env, log_dir):
+    """SIGKILL of one of granian's two workers: from that moment until its replacement is
+    serving, every request is answered by the other one; the port never goes without a
+    listener."""
+    port = free_port()
+    log = log_dir / "serve-one-worker.log"
+    serve = serve_web(service_env, port, log)
+    url = f"http://127.0.0.1:{port}/healthz"
+    try:
+        wait_for(url, serve, log, timeout=300)
+        main, serving = web_server(serve)
+        victim, survivor = sorted(serving - {main})
+        os.kill(victim, signal.SIGKILL)
+        statuses = []
+        # Until granian has started the replacement, and through the first requests after
+        # (while it loads the application), each request gets its answer.
+        after = 0
+        while after < 20:
+            assert listeners(port), "nobody listens on the port"
+            statuses.append(answers(url))
+            workers = set(children(main))
+            if len(workers) == 2 and victim not in workers:
+                after += 1
+            assert serve.poll() is None and alive(main)
+        assert set(statuses) == {200}, statuses
+        assert alive(survivor)
+    finally:
+        stop_serve(serve)
+    assert serve.returncode == 0

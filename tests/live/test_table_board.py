@@ -69,8 +69,10 @@ def table_with_bots(user, rules) -> Table:
     return Table.objects.get(pk=table.pk)
 
 
-def open_table(chromium, base: str, table: Table, user, size: str):
-    context = chromium.new_context(locale="es-ES", viewport={**SIZES, **NARROW}[size])
+def open_table(chromium, base: str, table: Table, user, size: str | dict):
+    """The table's page at a named size or a viewport, signed in as `user` if given."""
+    viewport = size if isinstance(size, dict) else {**SIZES, **NARROW}[size]
+    context = chromium.new_context(locale="es-ES", viewport=viewport)
     if user is not None:
         with connection.execute_wrapper(no_query):
             value = in_thread(session_cookie, user).split("=", 1)[1]

@@ -1,4 +1,5 @@
 import random
+import sys
 from collections import Counter
 from functools import partial
 from itertools import combinations
@@ -219,7 +220,10 @@ def exact_optimum(entrants):
     graph.add_weighted_edges_from((x, y, top - w) for (x, y), w in weights.items())
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     pairs = [(ids[x], ids[y]) for x, y in matching if None not in (ids[x], ids[y])]
-    bye = next((ids[x] or ids[y] for x, y in matching if None in (ids[x], ids[y])), None)
+    bye = next(
+        (ids[x] if ids[y] is None else ids[y] for x, y in matching if None in (ids[x], ids[y])),
+        None,
+    )
     return stated_cost(entrants, pairs, bye)
 
 
@@ -325,15 +329,17 @@ def test_the_two_triangles_of_issue_20_are_avoided():
     assert two_more_rounds(looking_ahead.pairings)
 
 
-def test_a_windowed_round_above_a_bound_is_matched_again_in_one_window(monkeypatch):
+@pytest.mark.parametrize(("stuck", "windows"), [(256, [48]), (64, [48, 80])])
+def test_a_windowed_round_above_a_bound_is_matched_again(monkeypatch, stuck, windows):
     # 80 entrants in two even score groups: no pair needs to float. A windowed matching that
-    # floats two pairs anyway (as the windows could) is caught and replaced.
+    # floats two pairs anyway (as the windows could) is caught and replaced: by the exact
+    # matching over every pair up to EXACT_WHEN_STUCK entrants, else by a single window.
     entrants = field([1] * 40 + [0] * 40)
-    windows = []
+    seen = []
     windowed = swiss.match_sequence
 
     def matcher(count, allowed, cost, window=48, **kwargs):
-        windows.append(window)
+        seen.append(window)
         pairs = windowed(count, allowed, cost, window=window, **kwargs)
         if window < count:  # the windowed pass: swap partners across the boundary
             (a, b), (c, d) = [p for p in pairs if 39 in p or 40 in p][:2]
@@ -341,6 +347,56 @@ def test_a_windowed_round_above_a_bound_is_matched_again_in_one_window(monkeypat
         return pairs
 
     monkeypatch.setattr(swiss, "match_sequence", matcher)
+    monkeypatch.setattr(swiss, "EXACT_WHEN_STUCK", stuck)
     result = pair_swiss(entrants)
-    assert windows == [48, 80]
+    assert seen == windows
     assert stated_cost(entrants, result.pairings, result.bye)[2] == 0
+
+
+def _frames() -> int:
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    return depth
+
+
+@pytest.mark.parametrize(("count", "rounds_left"), [(48, 46), (43, 42), (64, 34), (100, 60)])
+def test_a_long_lookahead_needs_no_deeper_stack(count, rounds_left):
+    # Issue 32: the lookahead recursed once per pair and per round, and raised RecursionError
+    # for these fields (the product's caller can be 150 frames deep already).
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(_frames() + 60)
+    try:
+        result = pair_swiss([SwissEntrant(i, 0) for i in range(count)], rounds_left=rounds_left)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert result.rematches == 0
+    assert seated(result) == list(range(count))
+
+
+def drawn_event(count, rounds, seed):
+    """A Swiss with wins, draws and losses: many small score groups, many floaters."""
+    rng = random.Random(seed)
+    score, opponents, byes = Counter(), {i: set() for i in range(count)}, set()
+    for _ in range(rounds):
+        order = sorted(range(count), key=lambda i: (-score[i], i))
+        entrants = [SwissEntrant(i, score[i], frozenset(opponents[i]), i in byes) for i in order]
+        result = pair_swiss(entrants)
+        yield entrants, result
+        for a, b in result.pairings:
+            opponents[a].add(b)
+            opponents[b].add(a)
+            share = rng.choice((0, 0.5, 1))
+            score[a] += share
+            score[b] += 1 - share
+        if result.bye is not None:
+            byes.add(result.bye)
+            score[result.bye] += 1
+
+
+@pytest.mark.parametrize(("count", "seed"), [(65, 0), (100, 0), (129, 1)])
+def test_above_the_exact_field_every_round_reaches_the_optimum_of_all_four_criteria(count, seed):
+    # Issue 32: above 64 entrants the windows met criteria 1-3 but not 4 (at 100 entrants,
+    # round 2, a floater went six places down and every slide pairing below it shifted).
+    for entrants, result in drawn_event(count, 4, seed):
+        assert stated_cost(entrants, result.pairings, result.bye) == exact_optimum(entrants)

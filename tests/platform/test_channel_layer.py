@@ -6,7 +6,7 @@ import uuid
 import redis
 from django.conf import settings
 
-from config.layers import PipelinedPubSubChannelLayer
+from core.layers import PipelinedPubSubChannelLayer
 from tests.conftest import run_async
 
 

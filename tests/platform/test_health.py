@@ -11,8 +11,8 @@ from celery import Celery
 from django.conf import settings
 from django.test import override_settings
 
-from config import health as health_module
-from config.health import health
+from core import health as health_module
+from core.health import health
 
 PARTS = ("database", "cache", "channel_layer", "broker")
 NOWHERE = "redis://127.0.0.1:1/0"  # nothing listens on port 1
@@ -51,7 +51,7 @@ def test_a_cache_that_does_not_answer_is_named(client):
 
 def test_a_channel_layer_that_does_not_answer_is_named(client):
     broken = {
-        "BACKEND": "config.layers.PipelinedPubSubChannelLayer",
+        "BACKEND": "core.layers.PipelinedPubSubChannelLayer",
         "CONFIG": {"hosts": [NOWHERE]},
     }
     with override_settings(CHANNEL_LAYERS={"default": broken}):
@@ -83,7 +83,7 @@ def test_a_database_that_does_not_answer_is_named():
     }
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     code = (
-        "from config.health import health; health(); "  # warm, as in the test process
+        "from core.health import health; health(); "  # warm, as in the test process
         "from django.test import Client; r = Client().get('/healthz'); "
         "print(r.status_code, r.content.decode())"
     )

@@ -69,7 +69,7 @@ def test_production_uses_postgres_and_redis_with_debug_off():
         PRODUCTION,
     )
     assert values == (
-        "False django.db.backends.postgresql config.layers.PipelinedPubSubChannelLayer "
+        "False django.db.backends.postgresql core.layers.PipelinedPubSubChannelLayer "
         "redis://cache.example:6379/0 True 31536000 10"
     )
 
@@ -81,10 +81,22 @@ def test_embedded_mode_needs_no_server(tmp_path):
         {"CAPICUA_VAR_DIR": str(tmp_path)},
     )
     assert values == (
-        "True django.db.backends.sqlite3 channels.layers.InMemoryChannelLayer filesystem:// "
+        "False django.db.backends.sqlite3 channels.layers.InMemoryChannelLayer filesystem:// "
         "django.core.mail.backends.console.EmailBackend"
     )
     assert (tmp_path / "celery" / "queue").is_dir()
+
+
+def test_the_embedded_mode_keeps_a_secret_key_of_its_own(tmp_path):
+    """No DEBUG and no SECRET_KEY: a key made at its first use, the same after a restart,
+    another in another installation; static files served from where they are."""
+    key = "s.SECRET_KEY, s.WHITENOISE_USE_FINDERS, s.SECURE_SSL"
+    first = show(key, {"CAPICUA_VAR_DIR": str(tmp_path / "a")})
+    assert first == show(key, {"CAPICUA_VAR_DIR": str(tmp_path / "a")})
+    made, finders, secure = first.split()
+    assert len(made) > 50 and (finders, secure) == ("True", "False")
+    assert (tmp_path / "a" / "secret_key").read_text() == made
+    assert show(key, {"CAPICUA_VAR_DIR": str(tmp_path / "b")}).split()[0] != made
 
 
 def test_an_unknown_yes_no_value_is_an_error_naming_the_variable(tmp_path):
@@ -94,6 +106,9 @@ def test_an_unknown_yes_no_value_is_an_error_naming_the_variable(tmp_path):
     result = manage("check", env={**PRODUCTION, "DATABASE_POOL_MAX": "ten"})
     assert result.returncode != 0
     assert "DATABASE_POOL_MAX='ten' is not a number" in result.stderr
+    result = manage("check", env={**PRODUCTION, "ACCOUNT_RATE_SIGN_IN_ACCOUNT": "ten"})
+    assert result.returncode != 0
+    assert "ACCOUNT_RATE_SIGN_IN_ACCOUNT: 'ten' is not a rate" in result.stderr
     off = {"CAPICUA_VAR_DIR": str(tmp_path), "DEBUG": "Off", "SECRET_KEY": PRODUCTION["SECRET_KEY"]}
     assert show("s.DEBUG", off) == "False"
 

@@ -1,4 +1,4 @@
-"""A process's mirror of cache keys (config.cache.TrackedKeys), against real Redis: a key
+"""A process's mirror of cache keys (core.cache.TrackedKeys), against real Redis: a key
 read once is read again without a round trip, any change by anyone drops it, and nothing is
 served from the mirror while its listener is not hearing Redis."""
 
@@ -12,7 +12,7 @@ import redis
 from django.conf import settings
 from django.core.cache import cache, caches
 
-from config.cache import TrackedKeys
+from core.cache import TrackedKeys
 
 
 @pytest.fixture

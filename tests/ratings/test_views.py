@@ -6,7 +6,7 @@ import pytest
 from django.test import override_settings
 from django.urls import reverse
 
-from league import demo as league_demo
+from demo import club as league_demo
 from league.models import Event, Organisation, Player, Result
 from league.ratings import services
 from league.ratings.models import Rating, RatingPool

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from games.disputes.demo import CORRECT_ACTION, illegal_pass_record
+from demo.disputes import CORRECT_ACTION, illegal_pass_record
 from games.disputes.services import settings_for
 from league.models import Match, Membership, Result
 from league.services import results

@@ -7,8 +7,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 from django.utils import timezone
 
+from demo.disputes import illegal_pass_record
 from games.disputes import services
-from games.disputes.demo import illegal_pass_record
 from games.disputes.models import Ruling
 from league.models import Membership
 from league.services.errors import ServiceError

@@ -6,14 +6,14 @@ import time
 import pytest
 from django.urls import reverse
 
+from demo.disputes import illegal_pass_record
 from games.disputes import batches, services
-from games.disputes.demo import illegal_pass_record
 from games.disputes.models import Batch
 from league.models import Result
 from league.ratings import services as ratings
 from league.ratings.models import Rating
 from league.services import results
-from tests.conftest import in_thread
+from tests.conftest import in_thread, worker_finished
 from tests.ratings.test_worker import from_scratch, wait_until_recalculated
 
 from .conftest import build_referees, corrected_record, game_with_hand
@@ -23,16 +23,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def line(record: dict, **where) -> bytes:
     return json.dumps(record | where).encode()
-
-
-def wait_for(batch: Batch, timeout: float = 60) -> Batch:
-    deadline = time.monotonic() + timeout
-    while True:
-        batch.refresh_from_db()
-        if batch.status in (Batch.Status.DONE, Batch.Status.FAILED):
-            return batch
-        assert time.monotonic() < deadline, "the worker did not check the batch"
-        time.sleep(0.2)
 
 
 def test_batch_of_faulty_and_malformed_lines(celery_worker_process, client):
@@ -62,7 +52,7 @@ def test_batch_of_faulty_and_malformed_lines(celery_worker_process, client):
         data,
         "round-1.jsonl",
     )
-    batch = wait_for(batch)
+    batch = worker_finished(batch, "check the batch")
     assert batch.status == Batch.Status.DONE and batch.processed == batch.total == 10
     by_line = {entry["line"]: entry for entry in batch.report}
     assert by_line[1]["kind"] == "valid" and by_line[1]["points"] == [48, 0]
@@ -95,7 +85,7 @@ def test_batch_of_faulty_and_malformed_lines(celery_worker_process, client):
 
     client.force_login(refs.league.organiser)
     progress = client.get(reverse("batch_progress", args=[batch.pk])).json()
-    assert progress == {"status": "done", "processed": 10, "total": 10, "percent": 100}
+    assert progress == {"status": "done", "done": 10, "total": 10, "percent": 100}
     page = client.get(reverse("batch", args=[batch.pk])).content.decode()
     assert "illegal_pass" in page and "invalid_json" in page and "bad_encoding" in page
     response = in_thread(client.post, reverse("batch_dispute", args=[batch.pk, 2]))

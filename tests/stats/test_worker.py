@@ -9,7 +9,7 @@ from games.engine import legal_actions, replay
 from games.models import Table
 from games.services import tables
 from games.stats.selectors import statistics
-from tests.conftest import in_thread
+from tests.conftest import in_thread, worker_said
 
 from .conftest import make_player
 
@@ -39,7 +39,7 @@ def test_the_worker_counts_a_finished_hand(celery_worker_process):
     won = sum(h.ruling["winner"] is not None and h.ruling["winner"]["side"] == 0 for h in hands)
     deadline = time.monotonic() + 60
     while (figures := statistics(player.pk).overall.figures).hands < len(hands):
-        assert time.monotonic() < deadline, "the worker did not count the hand"
+        assert time.monotonic() < deadline, worker_said(celery_worker_process)
         time.sleep(0.2)
     over = table.status == Table.Status.FINISHED
     assert (figures.hands, figures.hands_won, figures.matches) == (len(hands), won, int(over))

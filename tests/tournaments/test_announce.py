@@ -7,7 +7,7 @@ import pytest
 
 from league.models import Event, Player
 from league.tournaments.services import swiss
-from tests.conftest import in_thread
+from tests.conftest import in_thread, worker_said
 
 from .conftest import build
 
@@ -37,7 +37,7 @@ def test_publishing_a_round_emails_the_players_in_their_language(celery_worker_p
     while len(set(mail_dir.iterdir()) - before) < 7 and time.monotonic() < deadline:
         time.sleep(0.3)
     mails = [path.read_text() for path in set(mail_dir.iterdir()) - before]
-    assert len(mails) == 7  # 8 players, one of them without any address
+    assert len(mails) == 7, worker_said(celery_worker_process)  # 8 players, one without address
 
     def mail_to(address: str) -> str:
         [mail] = [m for m in mails if f"To: {address}" in m]

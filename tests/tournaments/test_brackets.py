@@ -103,7 +103,8 @@ def test_correction_shows_and_resets_dependents_only_on_confirmation(build_event
 def test_group_stage_then_playoff(build_event, confirmed):
     data = build_event(Event.Format.GROUPS_PLAYOFF, 8, groups=2, qualifiers_per_group=2)
     drawn = groups.draw_groups(data.organiser, data.event)
-    assert [g.members.count() for g in drawn] == [4, 4]
+    assert [len(members) for _name, members in drawn.groups] == [4, 4]
+    assert [g.members.count() for g in data.event.groups.all()] == [4, 4]
     assert data.event.rounds.count() == 3
     with translation.override("es"), pytest.raises(ServiceError) as error:
         groups.start_playoff(data.organiser, data.event)

@@ -120,7 +120,7 @@ def test_individual_table_result_from_the_page(build_event, client):
 
 
 def test_demo_swiss_tournament_is_ready_to_pair(db):
-    from league import demo
+    from demo import club as demo
 
     demo.run()
     event = Event.objects.get(format=Event.Format.SWISS)
@@ -130,8 +130,8 @@ def test_demo_swiss_tournament_is_ready_to_pair(db):
 
 
 def test_demo_double_elimination_is_half_played(db, client):
-    from league import demo
-    from league.tournaments.demo import CUP_NAME
+    from demo import club as demo
+    from demo.tournaments import CUP_NAME
     from league.tournaments.services.brackets import bracket_view
 
     demo.run()

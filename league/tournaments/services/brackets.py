@@ -11,7 +11,7 @@ that list (`correct_result`).
 """
 
 import random
-from collections.abc import Collection, Hashable
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -105,8 +105,9 @@ def entry_ratings(event: Event, entries: list[Entry]) -> dict[int, float]:
     }
 
 
-def seeded(tournament: Tournament, entries: list[Entry]) -> list[Entry]:
-    """Seed order by the event's seeding: rating, registration, or a fresh draw of lots."""
+def seeded(tournament: Tournament, entries: list[Entry], *, keep_lots: bool = True) -> list[Entry]:
+    """Seed order by the event's seeding: rating, registration, or a fresh draw of lots
+    (kept as the entries' lots, unless this is only a preview)."""
     if tournament.seeding == Tournament.Seeding.RATING:
         rating = entry_ratings(tournament.event, entries)
         return sorted(entries, key=lambda e: -rating[e.pk])
@@ -115,17 +116,40 @@ def seeded(tournament: Tournament, entries: list[Entry]) -> list[Entry]:
         random.SystemRandom().shuffle(lots)
         for entry, lot in zip(entries, lots, strict=True):
             entry.lot = lot
-        Entry.objects.bulk_update(entries, ["lot"])
-        return sorted(entries, key=lambda e: e.lot)
+        if keep_lots:
+            Entry.objects.bulk_update(entries, ["lot"])
+        return sorted(entries, key=lambda e: e.lot or 0)
     return entries
 
 
+def seeds_for(
+    tournament: Tournament, entries: list[Entry], seeds: list[Entry] | None, keep_lots: bool
+) -> list[Entry]:
+    """The seeds given by hand, which must be every entry that plays, each once; or, without
+    them, the event's seeding."""
+    if seeds is None:
+        return seeded(tournament, entries, keep_lots=keep_lots)
+    if sorted(e.pk for e in seeds) != sorted(e.pk for e in entries):
+        raise ServiceError(
+            "bad_seeds",
+            _("Seed every entry that plays exactly once (%(n)s entries).") % {"n": len(entries)},
+        )
+    return seeds
+
+
+def _ready_pair(state: MatchState[int]) -> tuple[int, int] | None:
+    """The two entries of a match that is to be played with both known."""
+    if state.needed and state.home is not None and state.away is not None:
+        return state.home, state.away
+    return None
+
+
 def consistent_states(
-    shape: Shape, seeds: list[Hashable], results: dict[int, Hashable]
-) -> tuple[dict[int, MatchState], set[int]]:
+    shape: Shape, seeds: list[int], results: dict[int, int]
+) -> tuple[dict[int, MatchState[int]], set[int]]:
     """The bracket's states from the results that still fit it, and the numbers of the
     matches whose recorded winner no longer does (stale, waiting for a reset)."""
-    kept: dict[int, Hashable] = {}
+    kept: dict[int, int] = {}
     stale = set()
     for match in shape.matches:
         if match.id not in results:
@@ -160,15 +184,26 @@ class SlotView:
 def bracket_view(bracket: Bracket) -> list[SlotView]:
     seeds = list(bracket.seeds.select_related("entry"))
     shape = shape_of(bracket, len(seeds))
-    entries = {s.entry_id: s.entry for s in seeds}
     slots = {s.number: s.match for s in bracket.slots.select_related("match")}
     winners = confirmed_winners(bracket.event)
     results = {n: winners[m.pk] for n, m in slots.items() if m.pk in winners}
-    states, stale = consistent_states(shape, [s.entry_id for s in seeds], results)
     confirmed = Result.objects.filter(
         match__in=slots.values(), status=Result.Status.CONFIRMED
     ).values_list("match_id", "match__entry_a_id", "points_a", "points_b")
     points = {m: {a: (pa, pb)} for m, a, pa, pb in confirmed}
+    return _views(shape, [s.entry for s in seeds], slots, results, points)
+
+
+def _views(
+    shape: Shape,
+    seeds: list[Entry],
+    slots: dict[int, Match],
+    results: dict[int, int],
+    points: dict[int, dict],
+) -> list[SlotView]:
+    """The bracket's matches as pages show them, from its seeds and what was played."""
+    entries: dict[int | None, Entry] = {e.pk: e for e in seeds}
+    states, stale = consistent_states(shape, [e.pk for e in seeds], results)
     return [
         SlotView(
             m.id,
@@ -192,6 +227,48 @@ def bracket_view(bracket: Bracket) -> list[SlotView]:
     ]
 
 
+@dataclass(frozen=True)
+class Draw:
+    """A bracket as drawn, or as it would be drawn: its kind and options, its seeds (best
+    first) and its matches."""
+
+    kind: str
+    third_place: bool
+    grand_final_reset: bool
+    first_round: int
+    seeds: list[Entry]
+    slots: list[SlotView]
+
+
+def drawn(bracket: Bracket) -> Draw:
+    seeds = [s.entry for s in bracket.seeds.select_related("entry")]
+    options = (bracket.kind, bracket.third_place, bracket.grand_final_reset, bracket.first_round)
+    return Draw(*options, seeds, bracket_view(bracket))
+
+
+def _planned(event: Event, kind: str, seeds: list[Entry], first_round: int) -> Bracket:
+    """The bracket `build` would make (not saved)."""
+    if len(seeds) < 2:
+        raise ServiceError("too_few_entries", _("A bracket needs at least two entries."))
+    tournament = tournament_of(event)
+    return Bracket(
+        event=event,
+        kind=kind,
+        third_place=tournament.third_place and len(seeds) >= 4,
+        grand_final_reset=tournament.grand_final_reset,
+        first_round=first_round,
+    )
+
+
+def preview(event: Event, kind: str, seeds: list[Entry], first_round: int) -> Draw:
+    """What `build` would draw, saving nothing: the first matches, and what follows."""
+    bracket = _planned(event, kind, seeds, first_round)
+    shape = shape_of(bracket, len(seeds))
+    views = _views(shape, seeds, {}, {}, {})
+    options = (bracket.kind, bracket.third_place, bracket.grand_final_reset, bracket.first_round)
+    return Draw(*options, seeds, views)
+
+
 def _home_away(points: dict, match: Match | None, home: int | None) -> tuple[int, int] | None:
     """The confirmed result's points as (home, away)."""
     if match is None or match.pk not in points:
@@ -213,9 +290,9 @@ def sync(bracket: Bracket) -> None:
     numbers = {key: bracket.first_round + i for i, key in enumerate(stage_rounds(shape))}
     for m in shape.matches:
         state, slot = states[m.id], slots.get(m.id)
-        ready = state.needed and None not in (state.home, state.away)
+        pair = _ready_pair(state)
         if slot is None:
-            if ready:
+            if pair is not None:
                 round_, _created = Round.objects.get_or_create(
                     event=event,
                     number=numbers[m.stage, m.round],
@@ -225,8 +302,8 @@ def sync(bracket: Bracket) -> None:
                 match = Match.objects.create(
                     event=event,
                     round=round_,
-                    entry_a_id=state.home,
-                    entry_b_id=state.away,
+                    entry_a_id=pair[0],
+                    entry_b_id=pair[1],
                     table=table,
                     venue=event.venue,
                 )
@@ -235,11 +312,11 @@ def sync(bracket: Bracket) -> None:
         match = slot.match
         if match.pk in winners:
             continue  # played: only a confirmed reset changes it
-        if not ready:
+        if pair is None:
             match.delete()
-        elif (match.entry_a_id, match.entry_b_id) != (state.home, state.away):
+        elif (match.entry_a_id, match.entry_b_id) != pair:
             match.results.filter(status__in=Result.OPEN).update(status=Result.Status.REJECTED)
-            match.entry_a_id, match.entry_b_id = state.home, state.away
+            match.entry_a_id, match.entry_b_id = pair
             match.save(update_fields=["entry_a", "entry_b"])
     Round.objects.filter(event=event, number__gte=bracket.first_round, matches=None).delete()
 
@@ -260,16 +337,8 @@ def _free_table(bracket: Bracket) -> int:
 
 def build(user, event: Event, kind: str, seeds: list[Entry], first_round: int) -> Bracket:
     """Create a bracket for `seeds` (seed 1 first) and its first matches."""
-    if len(seeds) < 2:
-        raise ServiceError("too_few_entries", _("A bracket needs at least two entries."))
-    tournament = tournament_of(event)
-    bracket = Bracket.objects.create(
-        event=event,
-        kind=kind,
-        third_place=tournament.third_place and len(seeds) >= 4,
-        grand_final_reset=tournament.grand_final_reset,
-        first_round=first_round,
-    )
+    bracket = _planned(event, kind, seeds, first_round)
+    bracket.save()
     BracketSeed.objects.bulk_create(
         BracketSeed(bracket=bracket, number=n, entry=entry) for n, entry in enumerate(seeds, 1)
     )
@@ -285,6 +354,17 @@ def build(user, event: Event, kind: str, seeds: list[Entry], first_round: int) -
     return bracket
 
 
+def _elimination(event: Event, seeds: list[Entry] | None, keep_lots: bool) -> tuple:
+    """The kind, seeds and first round of an elimination event's bracket, once it may be
+    drawn (`seeds` by hand, or by the event's seeding)."""
+    if Bracket.objects.filter(event=event).exists():
+        raise ServiceError("bracket_exists", _("The bracket has already been drawn."))
+    seeds = seeds_for(tournament_of(event), playing_entries(event), seeds, keep_lots)
+    single = event.format == Event.Format.SINGLE_ELIMINATION
+    kind = Bracket.Kind.SINGLE if single else Bracket.Kind.DOUBLE
+    return kind, seeds, next_round_number(event)
+
+
 @transaction.atomic
 def create_bracket(user, event: Event, seeds: list[Entry] | None = None) -> Bracket:
     """Seed and draw the bracket of a single- or double-elimination event.
@@ -293,22 +373,15 @@ def create_bracket(user, event: Event, seeds: list[Entry] | None = None) -> Brac
     option decides.
     """
     event = lock_event(user, event, *ELIMINATION_FORMATS)
-    if Bracket.objects.filter(event=event).exists():
-        raise ServiceError("bracket_exists", _("The bracket has already been drawn."))
-    entries = playing_entries(event)
-    if seeds is None:
-        seeds = seeded(tournament_of(event), entries)
-    elif sorted(e.pk for e in seeds) != sorted(e.pk for e in entries):
-        raise ServiceError(
-            "bad_seeds",
-            _("Seed every entry that plays exactly once (%(n)s entries).") % {"n": len(entries)},
-        )
-    kind = (
-        Bracket.Kind.SINGLE
-        if event.format == Event.Format.SINGLE_ELIMINATION
-        else (Bracket.Kind.DOUBLE)
-    )
-    return build(user, event, kind, seeds, next_round_number(event))
+    return build(user, event, *_elimination(event, seeds, keep_lots=True))
+
+
+@transaction.atomic
+def preview_bracket(user, event: Event, seeds: list[Entry] | None = None) -> Draw:
+    """The bracket `create_bracket` would draw, saving nothing. Seeded by lot, it is one
+    draw of lots: give its seeds to `create_bracket` to draw exactly this one."""
+    event = lock_event(user, event, *ELIMINATION_FORMATS)
+    return preview(event, *_elimination(event, seeds, keep_lots=False))
 
 
 def reset_preview(match: Match, games) -> list[Match]:

@@ -10,9 +10,10 @@ from django.utils.translation import gettext_lazy as _
 
 from ...models import Entry, Event, Match, Result, Round
 from ...permissions import require
+from ...services import events
 from ...services.audit import audit
 from ...services.errors import ServiceError
-from ...services.events import DEFAULT_TIEBREAKS
+from ...services.events import DEFAULT_TIEBREAKS, FORMAT_TIEBREAKS
 from ..models import Tournament
 
 TOURNAMENT_FORMATS = (
@@ -23,23 +24,22 @@ TOURNAMENT_FORMATS = (
     Event.Format.INDIVIDUAL,
 )
 ELIMINATION_FORMATS = (Event.Format.SINGLE_ELIMINATION, Event.Format.DOUBLE_ELIMINATION)
-# The tiebreaks each format starts with (the organiser may reorder them before play).
-FORMAT_TIEBREAKS = {
-    Event.Format.SWISS: [
-        "match_wins",
-        "buchholz",
-        "sonneborn_berger",
-        "point_difference",
-        "points_for",
-        "lots",
+# The options each format has (the run page's form and the API offer these, set_options
+# takes only these).
+OPTION_FIELDS = {
+    Event.Format.LEAGUE: [],
+    Event.Format.SWISS: ["rounds", "avoid_same_club"],
+    Event.Format.SINGLE_ELIMINATION: ["seeding", "third_place"],
+    Event.Format.DOUBLE_ELIMINATION: ["seeding", "grand_final_reset"],
+    Event.Format.GROUPS_PLAYOFF: [
+        "seeding",
+        "groups",
+        "qualifiers_per_group",
+        "playoff_double",
+        "third_place",
+        "grand_final_reset",
     ],
-    Event.Format.INDIVIDUAL: [
-        "match_wins",
-        "partner_aware",
-        "point_difference",
-        "points_for",
-        "lots",
-    ],
+    Event.Format.INDIVIDUAL: ["rounds", "whist", "sit_out_score", "sit_out_points"],
 }
 
 
@@ -157,8 +157,16 @@ def confirmed_winners(event: Event) -> dict[int, int]:
 
 @transaction.atomic
 def set_options(user, event: Event, **options) -> Tournament:
-    """Change the event's tournament options (those the form offers for its format)."""
-    event = lock_event(user, event, *TOURNAMENT_FORMATS)
+    """Change the event's tournament options (only those of its format, `OPTION_FIELDS`),
+    each checked by the model's own rules; nothing changes when one is refused."""
+    event = lock_event(user, event)
+    foreign = [name for name in options if name not in OPTION_FIELDS[event.format]]
+    if foreign:
+        raise ServiceError(
+            "bad_options",
+            _("A %(format)s event has no option %(names)s.")
+            % {"format": event.get_format_display(), "names": ", ".join(sorted(foreign))},
+        )
     tournament = tournament_of(event)
     before = {name: getattr(tournament, name) for name in options}
     for name, value in options.items():
@@ -166,7 +174,31 @@ def set_options(user, event: Event, **options) -> Tournament:
     try:
         tournament.full_clean()
     except ValidationError as error:
-        raise ServiceError("bad_options", _("Check the tournament options.")) from error
+        problems = "; ".join(
+            f"{Tournament._meta.get_field(name).verbose_name}: {' '.join(messages)}"
+            for name, messages in error.message_dict.items()
+        )
+        raise ServiceError(
+            "bad_options", _("Check the tournament options: %(problems)s") % {"problems": problems}
+        ) from error
     tournament.save()
     audit(user, "tournament.options", tournament, event=event, before=before, after=options)
     return tournament
+
+
+@transaction.atomic
+def create_with_options(user, organisation, options: dict | None = None, **fields) -> Event:
+    """A new event with its format's options (`set_options`): all of it, or nothing."""
+    event = events.create_event(user, organisation, **fields)
+    if options:
+        set_options(user, event, **options)
+    return event
+
+
+@transaction.atomic
+def update_with_options(user, event: Event, options: dict | None = None, **fields) -> Event:
+    """Change an event's settings and its format's options together: all, or nothing."""
+    event = events.update_event(user, event, **fields)
+    if options:
+        set_options(user, event, **options)
+    return event

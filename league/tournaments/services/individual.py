@@ -8,12 +8,20 @@ when the organiser chose it, with the next round of a complete whist schedule. A
 result is entered by a referee or a player of the table and confirmed by a second person.
 """
 
+from dataclasses import dataclass
+
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from ...models import Entry, Event, Player, Round
-from ...pairing import RotatingPlayer, WhistScheduleError, pair_rotating, whist_schedule
+from ...pairing import (
+    Effort,
+    RotatingPlayer,
+    WhistScheduleError,
+    pair_rotating,
+    whist_schedule,
+)
 from ...pairing.whist import READY_ABOVE as WHIST_READY_ABOVE
 from ...pairing.whist import READY_UP_TO as WHIST_READY_UP_TO
 from ...permissions import can
@@ -43,7 +51,8 @@ def enter_player(user, event: Event, player: Player) -> Entry:
     return entries.register(user, event, player_1=player)
 
 
-def _unfinished_tables(event: Event) -> bool:
+def unfinished_tables(event: Event) -> bool:
+    """Has the latest round of an individual event a table without its confirmed result?"""
     round_ = latest_round(event)
     if round_ is None:
         return False
@@ -56,13 +65,22 @@ def _unfinished_tables(event: Event) -> bool:
     return bool(tables - done)
 
 
-@transaction.atomic
-def seat_round(user, event: Event) -> Round:
-    """Seat the next round: partnerships and tables, and who sits out."""
-    event = lock_event(user, event, INDIVIDUAL)
+@dataclass(frozen=True)
+class Seating:
+    """A round's seating: the number it gets, its tables (((seat 1, seat 3), (seat 2, seat 4))
+    as entry ids, table 1 first) and who sits it out."""
+
+    number: int
+    tables: tuple
+    sitting_out: tuple
+
+
+def _seating(event: Event, effort: Effort | None = None) -> Seating:
+    """The next round's seating, once it may be seated (`effort` bounds or follows the
+    search: `services.jobs`)."""
     tournament = tournament_of(event)
     number = next_round_number(event)
-    if _unfinished_tables(event):
+    if unfinished_tables(event):
         raise ServiceError(
             "round_unfinished", _("Every table of the current round must be confirmed first.")
         )
@@ -102,8 +120,33 @@ def seat_round(user, event: Event) -> Round:
             raise ServiceError(
                 "all_rounds_played", _("All %(n)s rounds are seated.") % {"n": tournament.rounds}
             )
-        planned = pair_rotating(_rotating_players(event, players))
-    round_ = Round.objects.create(event=event, number=number)
+        planned = pair_rotating(_rotating_players(event, players), effort=effort)
+    return Seating(number, tuple(planned.tables), tuple(planned.sitting_out))
+
+
+def seating_of(round_: Round) -> Seating:
+    """A seated round's seating, as `seat_round` made it."""
+    tables: dict[int, dict[int, int]] = {}
+    for table, seat, player in round_.seats.values_list("table", "seat", "player_id"):
+        tables.setdefault(table, {})[seat] = player
+    seated = tuple(((s[1], s[3]), (s[2], s[4])) for _table, s in sorted(tables.items()))
+    resting = tuple(round_.sit_outs.order_by("player_id").values_list("player_id", flat=True))
+    return Seating(round_.number, seated, resting)
+
+
+@transaction.atomic
+def preview_round(user, event: Event) -> Seating:
+    """The seating `seat_round` would make now, saving nothing."""
+    return _seating(lock_event(user, event, INDIVIDUAL))
+
+
+@transaction.atomic
+def seat_round(user, event: Event, effort: Effort | None = None) -> Round:
+    """Seat the next round: partnerships and tables, and who sits out. `effort` bounds or
+    follows the search (`services.jobs`)."""
+    event = lock_event(user, event, INDIVIDUAL)
+    planned = _seating(event, effort)
+    round_ = Round.objects.create(event=event, number=planned.number)
     seats = []
     for table, ((a, c), (b, d)) in enumerate(planned.tables, 1):
         seats += [

@@ -23,6 +23,7 @@ from ...services.standings import (
     tiebreak_columns,
     tiebreak_names,
 )
+from ...services.standings import table as league_table
 from ..models import Bracket, Group, SitOut, TableResult
 from .brackets import bracket_view
 from .common import ELIMINATION_FORMATS, tournament_of
@@ -90,13 +91,16 @@ def elimination_table(event: Event, bracket: Bracket) -> list[Standing]:
         row.position = position
         row.in_play = row.entry.pk != champion
         row.placement = str(_("In play")) if row.in_play else _placement(1, 1)
+        row.places = None if row.in_play else (1, 1)
         ranked.append(row)
         position += 1
     for depth in sorted({out[r.entry.pk][0] for r in gone}, reverse=True):
         level = [r for r in gone if out[r.entry.pk][0] == depth]
         for row in level:
             row.position = position
+            row.in_play = False
             row.placement = _placement(position, len(level))
+            row.places = (position, position + len(level) - 1)
             ranked.append(row)
         position += len(level)
     return ranked
@@ -232,3 +236,22 @@ def individual_table(event: Event) -> list[PlayerStanding]:
         row.position, row.values = standing.rank, dict(standing.values)
         table.append(row)
     return table
+
+
+def summary_table(event: Event) -> list[dict]:
+    """The event's standings as the projector and the live page show them, best first:
+    position, name, played, won, drawn, lost, score, difference."""
+    if event.format == Event.Format.INDIVIDUAL:
+        return [
+            {"position": r.position, "name": r.player, "played": r.played, "won": r.won}
+            | {"drawn": 0, "lost": r.lost, "score": r.score, "difference": r.point_difference}
+            for r in individual_table(event)
+        ]
+    rows = league_table(event).standings if event.format == Event.Format.LEAGUE else None
+    return [
+        {"position": r.position, "name": r.entry, "played": r.played, "won": r.won}
+        | {"drawn": r.drawn, "lost": r.lost}
+        | {"score": r.values.get("match_wins", r.match_points), "difference": r.point_difference}
+        | {"placement": r.placement, "in_play": r.in_play}
+        for r in (rows if rows is not None else pairs_standings(event))
+    ]

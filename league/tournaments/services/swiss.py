@@ -16,10 +16,10 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
-from config.celery import queue_on_commit
+from core.tasks import queue_on_commit
 
 from ...models import Entry, Event, Match, Result, Round
-from ...pairing import SwissEntrant, pair_swiss
+from ...pairing import Effort, SwissEntrant, pair_swiss
 from ...services.audit import audit
 from ...services.errors import ServiceError
 from ...services.events import bump_standings
@@ -125,8 +125,9 @@ def _renumber(event: Event, pairings: list[tuple[int, int | None, bool]], number
 
 
 @transaction.atomic
-def pair_round(user, event: Event) -> list[DraftPairing]:
-    """Pair the next round as a draft; pinned tables of an existing draft are kept."""
+def pair_round(user, event: Event, effort: Effort | None = None) -> list[DraftPairing]:
+    """Pair the next round as a draft; pinned tables of an existing draft are kept. `effort`
+    bounds or follows the search (`services.jobs`)."""
     event = lock_event(user, event, SWISS)
     tournament = tournament_of(event)
     number = next_round_number(event)
@@ -162,7 +163,9 @@ def pair_round(user, event: Event) -> list[DraftPairing]:
         raise ServiceError("two_byes", _("Unpin the bye: only one entry can have it."))
     rounds_left = tournament.rounds - number
     paired = (
-        pair_swiss(free, forbidden_pairs(event, entries), rounds_left=rounds_left) if free else None
+        pair_swiss(free, forbidden_pairs(event, entries), rounds_left=rounds_left, effort=effort)
+        if free
+        else None
     )
     rank_of = {e.pk: i for i, e in enumerate(order)}
     tables = [(p.entry_a_id, p.entry_b_id, True) for p in pinned if p.entry_b_id is not None]

@@ -1,0 +1,37 @@
+"""The web server: granian, with the application loaded in its main process first.
+
+    python -m config.web [granian's options] config.asgi:application
+
+granian forks every worker from its main process. Loaded there once, before the first
+fork, the application (Django, every app, the URLs and every view, the catalogues) is in
+each worker from the moment it exists: a worker that dies is replaced by one that answers
+at once, where a worker that loaded it all itself kept the port short for seconds
+(benchmarks/startup.py). Nothing loaded here connects anywhere or starts a thread: the
+database, Redis, the channel layer and Celery connect on first use, in each worker.
+"""
+
+import gc
+import os
+
+
+def preload() -> None:
+    """Load what a worker needs before its first answer."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from django.conf import settings
+    from django.urls import get_resolver
+    from django.utils.translation import trans_real
+
+    import config.asgi  # noqa: F401
+
+    get_resolver().url_patterns  # noqa: B018 (every view module, through the includes)
+    for code, _name in settings.LANGUAGES:
+        trans_real.translation(code)
+    gc.collect()  # as config.asgi does, out of the collector's way in every worker
+    gc.freeze()
+
+
+if __name__ == "__main__":
+    preload()
+    from granian.cli import entrypoint
+
+    entrypoint()
