@@ -35,6 +35,8 @@ def _organised(request: HttpRequest, slug: str) -> Event:
 
 
 def _run_page(event: Event) -> str:
+    if event.format == Event.Format.ARENA:  # an arena's controls are on its own page
+        return reverse("event", args=[event.slug]) + "#arena"
     return reverse("tournament_run", args=[event.slug]) + "#autopilot"
 
 
@@ -67,6 +69,8 @@ def _whole(value: str | None) -> int | str | None:
 def _extend(request: HttpRequest, event: Event) -> str:
     minutes = _whole(request.POST.get("minutes"))
     live_autopilot.extend_round(request.user, event, minutes)  # type: ignore[arg-type]
+    if event.format == Event.Format.ARENA:
+        return _("The arena is extended: free pairs go on being seated until its new end.")
     return _("The round is extended: its tables' time limit too.")
 
 

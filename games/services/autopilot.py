@@ -27,7 +27,7 @@ from core.tasks import queue_on_commit
 from games.models import Action, Table
 from league.models import ArenaGame, Autopilot, Entry, Event, Match, Result, Round
 from league.notifications import notify_each
-from league.services import autopilot
+from league.services import arena, autopilot
 from league.services.entries import withdraw
 from league.services.errors import ServiceError
 
@@ -238,6 +238,8 @@ def extend_round(user, event: Event, minutes: int) -> Autopilot:
             _("Extend a round by a whole number of minutes from 1 to %(max)s.")
             % {"max": autopilot.MAX_EXTENSION_MINUTES},
         )
+    if event.format == Event.Format.ARENA:
+        return _extend_arena(user, event, pilot, minutes)
     round_ = autopilot.round_in_play(event, pilot)
     if timezone.now() >= pilot.round_deadline:
         raise ServiceError(
@@ -255,6 +257,27 @@ def extend_round(user, event: Event, minutes: int) -> Autopilot:
         "organiser",
         actor=user,
         round=round_.number,
+        minutes=minutes,
+        deadline=pilot.round_deadline,
+    )
+    return pilot
+
+
+def _extend_arena(user, event: Event, pilot: Autopilot, minutes: int) -> Autopilot:
+    """Give an arena in play `minutes` more of its window (at its clock's speed): free pairs
+    go on being seated until the new end."""
+    if pilot.started is None or timezone.now() >= pilot.round_deadline:
+        raise ServiceError(
+            "not_in_play", _("The arena is not in play: only a running arena can be extended.")
+        )
+    pilot.round_deadline += timedelta(minutes=minutes) / arena.clock_factor()
+    pilot.save(update_fields=["round_deadline", "updated"])
+    autopilot.log(
+        "autopilot.extend_arena",
+        event,
+        event,
+        "organiser",
+        actor=user,
         minutes=minutes,
         deadline=pilot.round_deadline,
     )

@@ -49,6 +49,7 @@ ACTIONS = {
     "autopilot.configure": _("Autopilot set"),
     "autopilot.deadline": _("Round deadline"),
     "autopilot.extend": _("Round extended"),
+    "autopilot.extend_arena": _("Arena extended"),
     "autopilot.finish": _("Event finished"),
     "autopilot.pause": _("Autopilot paused"),
     "autopilot.postpone": _("Start postponed"),

@@ -5,6 +5,7 @@ from django import template
 from django.utils import timezone
 
 from league.models import ArenaGame, ArenaSpot, Autopilot, Event
+from league.permissions import can
 from league.services import arena
 
 register = template.Library()
@@ -35,4 +36,5 @@ def arena_panel(context, event: Event) -> dict:
         "table": table,
         "rows": arena.table(event),
         "factor": arena.clock_factor(),
+        "organiser": pilot is not None and not over and can(user, "event.manage", event),
     }

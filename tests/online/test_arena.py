@@ -276,3 +276,43 @@ def test_racing_ticks_seat_each_free_pair_once(postgres):
     table = live(data.event).first()
     outcomes = race(3, arena.game_result, table.arena_game_id, 0)
     assert sorted(outcomes) == [False, False, True]
+
+
+def test_the_organiser_pauses_resumes_and_extends_an_arena_from_its_page(client, settings):
+    """The arena's own page carries the organiser's controls (no one else sees them): a
+    pause stops seating, and the window is extended at the arena's clock speed, only while
+    the arena runs; each refusal names its reason and changes nothing."""
+    settings.ARENA_CLOCK_FACTOR = 2
+    data = arena_event("oc", pairs=2)
+    page = f"/events/{data.event.slug}/"
+    control = f"/events/{data.event.slug}/autopilot/"
+    with pytest.raises(ServiceError) as refused:
+        live_autopilot.extend_round(data.organiser, data.event, 5)
+    assert refused.value.code == "not_in_play"  # not started yet
+
+    client.force_login(data.entries[0].player_1.user)
+    assert 'id="arena-controls"' not in client.get(page).content.decode()
+    assert client.post(control + "pause/").status_code == 403
+    client.force_login(data.organiser)
+    assert 'id="arena-controls"' in client.get(page).content.decode()
+    answer = client.post(control + "pause/", HTTP_REFERER=f"http://testserver{page}")
+    assert answer.status_code == 302 and answer["Location"].endswith(page)
+    join_all(data)
+    assert live_autopilot.tick(data.event.pk) == []  # paused: nobody is seated
+    assert not live(data.event).exists()
+    client.post(control + "resume/")
+    live_autopilot.tick(data.event.pk)
+    assert live(data.event).count() == 1
+
+    deadline = Autopilot.objects.get(event=data.event).round_deadline
+    client.post(control + "extend/", {"minutes": "10"})
+    assert Autopilot.objects.get(event=data.event).round_deadline == deadline + timedelta(minutes=5)
+    assert AuditEntry.objects.filter(event=data.event, action="autopilot.extend_arena").count() == 1
+    assert 'id="autopilot-extend"' in client.get(page).content.decode()
+    end_now(data.event)
+    with translation.override("es"), pytest.raises(ServiceError) as refused:
+        live_autopilot.extend_round(data.organiser, data.event, 5)
+    assert refused.value.code == "not_in_play"
+    with translation.override("es"):
+        assert "solo se puede alargar una arena en curso" in str(refused.value.message)
+    assert Autopilot.objects.get(event=data.event).round_deadline < timezone.now()

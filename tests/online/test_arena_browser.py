@@ -97,6 +97,25 @@ def test_a_short_arena_runs_itself_in_chromium(chromium, own_server, settings):
         shot(page, "arena-table-390")
         page.go_back()
 
+    # the organiser, on the arena's page, gives it one more minute (two seconds at its speed)
+    desk = chromium.new_context(locale="es-ES", viewport={"width": WIDTH, "height": HEIGHT})
+    organiser = desk.new_page()
+    log_in(organiser, server, data.organiser.username)
+    organiser.goto(f"{server}{event.get_absolute_url()}")
+    assert organiser.locator("#arena-controls #autopilot-pause").is_visible()
+    deadline_before = Autopilot.objects.get(pk=pilot.pk).round_deadline
+    organiser.fill("#arena-controls input[name=minutes]", "1")
+    organiser.click("#autopilot-extend")
+    organiser.wait_for_selector("#arena-controls")
+    assert (
+        Autopilot.objects.get(pk=pilot.pk).round_deadline
+        == deadline_before + timedelta(minutes=1) / FACTOR
+    )
+    assert organiser.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    no_errors(organiser)
+    shot(organiser, "arena-organiser-390")
+    desk.close()
+
     # bots play every seat until the arena's clock runs out and its last table ends
     rng = random.Random(34)
     deadline = time.monotonic() + 120
