@@ -54,7 +54,7 @@ def autopilot_settings(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             autopilot.configure(request.user, event, **form.settings())
         except ServiceError as error:
-            form.add_error(None, error.message)
+            form.add_error(form.REFUSED_FIELDS.get(error.code), error.message)
         else:
             messages.success(request, _("Saved: the event runs itself from its start."))
             return redirect(_run_page(event))

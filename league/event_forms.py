@@ -462,6 +462,19 @@ class AutopilotForm(forms.Form):
     values only; `league.services.autopilot.configure` (the API's too) judges them, so a
     refusal reads the same on the page and over the API."""
 
+    # The field each of the service's refusals is about, shown under it on the page.
+    REFUSED_FIELDS = {
+        "bad_start": "starts",
+        "start_in_past": "starts",
+        "bad_check_in": "check_in_minutes",
+        "check_in_too_long": "check_in_minutes",
+        "bad_pause": "pause_seconds",
+        "best_of_online": "match_format",
+        "bad_round_limit": "round_minutes",
+        "round_too_short": "round_minutes",
+        "bad_choice": "two_forfeits",
+    }
+
     starts = forms.DateTimeField(label=_label("starts"), widget=LOCAL_DATETIME)
     check_in_minutes = forms.IntegerField(label=_label("check_in_minutes"))
     pause_seconds = forms.IntegerField(label=_label("pause_seconds"))

@@ -367,6 +367,8 @@ def test_a_csv_whose_clubs_are_not_on_the_site_imports_whole(
     preview = page.locator("table.preview")
     assert preview.locator("tr.bad").count() == 0
     assert preview.locator("td", has_text="Club Los Mina").count() == 3
+    club = preview.locator("td", has_text="Club Los Mina").first.bounding_box()
+    assert club["x"] + club["width"] <= viewport["width"]  # in sight, not scrolled to
     shot(page, f"6-import-preview-{tag}")
     fits(page, viewport)
     page.click("#confirm-import")

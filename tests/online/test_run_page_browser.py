@@ -55,8 +55,15 @@ def test_an_organiser_runs_an_online_swiss_from_its_run_page(chromium, asgi_serv
     for name, value in typed.items():
         page.fill(f"#id_{name}", value)
     page.click("#autopilot-save")
-    page.wait_for_selector("#autopilot-settings .errors")
-    assert "La pausa entre rondas" in page.locator("#autopilot-settings .errors").inner_text()
+    page.wait_for_selector("#autopilot-settings .error")
+    refusal = page.locator("#autopilot-settings .field:has(#id_pause_seconds) .error")
+    assert "La pausa entre rondas" in refusal.inner_text()  # under the field it is about
+    page.set_viewport_size({"width": 1366, "height": 768})  # three fields a row, lined up
+    rows = [("starts", "check_in_minutes", "pause_seconds"), ("match_format", "round_minutes")]
+    for row in rows:
+        tops = {page.locator(f"#id_{name}").bounding_box()["y"] for name in row}
+        assert len(tops) == 1, (row, tops)  # a label on two lines moves its row's inputs down
+    page.set_viewport_size({"width": 390, "height": 844})
     assert page.input_value("#id_check_in_minutes") == "10"  # what was typed, kept
     assert not Autopilot.objects.filter(event=event).exists()
     fits(page, "run-autopilot-refused")
