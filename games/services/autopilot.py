@@ -158,8 +158,9 @@ def open_round(event: Event, round_: Round, ends: datetime | None) -> list[Table
 def _tell_seated(opened: list[Table], new: list[NewTable], message, **params) -> None:
     """Notify every player seated at the just opened tables, each with its table's link."""
     links = [
-        (user.pk, reverse("table", args=[table.code]))
+        (user.pk, url)
         for table, item in zip(opened, new, strict=True)
+        for url in [reverse("table", args=[table.code])]  # (once a table)
         for user, _name in item.players
         if user is not None
     ]

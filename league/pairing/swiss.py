@@ -110,8 +110,9 @@ def pair_swiss(
         if bye_node in (a, b):
             return not entrants[min(a, b)].had_bye or not anyone_eligible
         x, y = entrants[a], entrants[b]
-        pair = frozenset((x.id, y.id))
-        return y.id not in x.opponents and x.id not in y.opponents and pair not in banned
+        if y.id in x.opponents or x.id in y.opponents:
+            return False
+        return not banned or frozenset((x.id, y.id)) not in banned
 
     def allowed(u: int, v: int) -> bool:
         return valid(nodes[u], nodes[v])
@@ -346,7 +347,12 @@ def _completable(
 ) -> Pairs:
     """`chosen`, or the best alternative after which `rounds_left` more rounds can be paired
     without a rematch, if `chosen` leaves no such rounds and another round does."""
-    graph = [{v for v in range(size) if v != u and allowed(u, v)} for u in range(size)]
+    graph: list[set[int]] = [set() for _ in range(size)]
+    for u in range(size):  # (`allowed` is symmetric: each pair asked once)
+        for v in range(u + 1, size):
+            if allowed(u, v):
+                graph[u].add(v)
+                graph[v].add(u)
     # The most work this can take, for the share of it done.
     most = (
         effort.spent + (_LOOKAHEAD_TRIES + 2) * _LOOKAHEAD_STEPS + _LOOKAHEAD_TRIES * (2 * size**2)

@@ -580,7 +580,7 @@ def next_round(event: Event, pilot: Autopilot) -> Round | None:
     if event.format == Event.Format.SWISS:
         if next_round_number(event) > tournament_of(event).rounds:
             return None
-        swiss.pair_round(None, event)
+        swiss.pair_round(None, event, read_back=False)
         return swiss.publish(None, event)
     if event.format == Event.Format.INDIVIDUAL:
         if next_round_number(event) > tournament_of(event).rounds:

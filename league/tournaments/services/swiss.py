@@ -95,12 +95,12 @@ def allow_pairing(user, forbidden: ForbiddenPairing) -> None:
     ForbiddenPairing.objects.filter(pk=forbidden.pk).delete()
 
 
-def draft(event: Event) -> list[DraftPairing]:
-    return list(
-        DraftPairing.objects.filter(event=event)
-        .select_related("entry_a", "entry_b")
-        .order_by(F("table").asc(nulls_last=True), "pk")
-    )
+def draft(event: Event, *, entries: bool = True) -> list[DraftPairing]:
+    """The draft round in table order (the byes last), with its `entries` loaded."""
+    found = DraftPairing.objects.filter(event=event)
+    if entries:
+        found = found.select_related("entry_a", "entry_b")
+    return list(found.order_by(F("table").asc(nulls_last=True), "pk"))
 
 
 def _renumber(event: Event, pairings: list[tuple[int, int | None, bool]], number: int) -> None:
@@ -125,9 +125,12 @@ def _renumber(event: Event, pairings: list[tuple[int, int | None, bool]], number
 
 
 @transaction.atomic
-def pair_round(user, event: Event, effort: Effort | None = None) -> list[DraftPairing]:
+def pair_round(
+    user, event: Event, effort: Effort | None = None, *, read_back: bool = True
+) -> list[DraftPairing]:
     """Pair the next round as a draft; pinned tables of an existing draft are kept. `effort`
-    bounds or follows the search (`services.jobs`)."""
+    bounds or follows the search (`services.jobs`). The draft, with its entries, is read back
+    for the page that shows it (`read_back`; the autopilot publishes it at once instead)."""
     event = lock_event(user, event, SWISS)
     tournament = tournament_of(event)
     number = next_round_number(event)
@@ -142,8 +145,10 @@ def pair_round(user, event: Event, effort: Effort | None = None) -> list[DraftPa
     ids = {e.pk for e in entries}
     pinned = [
         p
-        for p in draft(event)
-        if p.pinned and p.entry_a_id in ids and (p.entry_b_id is None or p.entry_b_id in ids)
+        for p in DraftPairing.objects.filter(event=event, pinned=True).order_by(
+            F("table").asc(nulls_last=True), "pk"
+        )
+        if p.entry_a_id in ids and (p.entry_b_id is None or p.entry_b_id in ids)
     ]
     taken = {p.entry_a_id for p in pinned} | {p.entry_b_id for p in pinned}
     past = history(event)
@@ -183,11 +188,11 @@ def pair_round(user, event: Event, effort: Effort | None = None) -> list[DraftPa
         event=event,
         after={"round": number, "tables": [t[:2] for t in tables + byes]},
     )
-    return draft(event)
+    return draft(event) if read_back else []
 
 
-def _draft_or_error(event: Event) -> list[DraftPairing]:
-    pairings = draft(event)
+def _draft_or_error(event: Event, *, entries: bool = True) -> list[DraftPairing]:
+    pairings = draft(event, entries=entries)
     if not pairings:
         raise ServiceError("no_draft", _("There is no draft round: pair the round first."))
     return pairings
@@ -244,7 +249,7 @@ def publish(user, event: Event) -> Round:
     """The draft becomes the round that everyone sees and plays; every player with an email
     address is told their table, in their language, by the background worker."""
     event = lock_event(user, event, SWISS)
-    pairings = _draft_or_error(event)
+    pairings = _draft_or_error(event, entries=False)  # (only their ids are published)
     number = pairings[0].number
     if number != next_round_number(event):
         raise ServiceError("stale_draft", _("This draft is out of date; pair the round again."))
