@@ -297,6 +297,13 @@ def _official(user, match: Match) -> bool:
     return can(user, "event.referee", match.event)
 
 
+def require_by_hand(event: Event) -> None:
+    """Refused while the event runs itself: its live tables enter the results."""
+    from .autopilot import RESULT_STEP, require_manual  # (the autopilot imports this module)
+
+    require_manual(event, RESULT_STEP)
+
+
 @transaction.atomic
 def enter_result(
     user, match: Match, games: Any, note: str = "", lisa: bool | None = None
@@ -318,6 +325,7 @@ def enter_result(
             "organisers_enter_results", _("In this event the organisers enter the results.")
         )
     require(user, "result.enter", match)
+    require_by_hand(match.event)
     _check_playable(match)
     current = match.results.filter(status__in=Result.CURRENT).first()
     if current is not None and current.status == Result.Status.CONFIRMED:
@@ -393,6 +401,7 @@ def enter_round(user, round_: Round, rows: list[SheetRow]) -> tuple[list[Result]
     nothing; one that differs from it is refused: a correction says why.
     """
     require(user, "event.referee", round_.event)
+    require_by_hand(round_.event)
     matches = round_.matches.filter(parent__isnull=True).select_related("event")
     by_id = {m.pk: m for m in matches.filter(pk__in=[row.match_id for row in rows])}
     saved, errors = [], {}

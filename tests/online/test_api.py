@@ -166,3 +166,46 @@ def test_the_organisers_own_round_steps_are_refused_while_the_event_runs_itself(
     for step in ("pair/", "publish/", "unpair/", "discard-draft/"):
         message = refused(organiser, event, "autopilot_runs", f"/api/v1/events/{event.slug}/{step}")
         assert message.startswith("Este evento se juega solo"), message
+
+
+def test_a_result_by_hand_is_refused_while_the_event_runs_itself(client, rng):
+    """Its live tables enter every result as they end: a match's result typed by the
+    organiser (the API, the run page's form, the round sheet) answers `autopilot_results`
+    and changes nothing; the table's own result still counts when it ends."""
+    from django.contrib.messages import get_messages
+    from django.urls import reverse
+    from django.utils import translation
+
+    from league.models import Match, Result
+    from league.services import results
+    from league.services.errors import ServiceError
+
+    data = online_event(Event.Format.SWISS, 4, tag="aph", rounds=1)
+    event = data.event
+    pilot = configure(data)
+    check_in_all(data)
+    live_autopilot.tick(event.pk, after_start(pilot))
+    match = Match.objects.filter(event=event, entry_b__isnull=False).order_by("pk").first()
+    assert match.live_table is not None
+    organiser = signed_in(data.organiser)
+    games = [{"points_a": 100, "points_b": 20}]
+    path = f"/api/v1/matches/{match.pk}/result/"
+    message = refused(organiser, event, "autopilot_results", path, {"games": games})
+    assert message.startswith("Este evento se juega solo: sus mesas"), message
+    page = reverse("tournament_result", args=[match.pk])
+    client.force_login(data.organiser)
+    client.cookies["django_language"] = "en"
+    response = client.post(page, {"game_1_a": 100, "game_1_b": 20})
+    assert response.status_code == 302
+    shown = [str(m) for m in get_messages(response.wsgi_request)]
+    assert shown == ["This event runs itself: its tables enter the results as they end."]
+    sheet = [results.SheetRow(match.pk, games)]
+    with translation.override("pt-br"):
+        with pytest.raises(ServiceError) as error:
+            results.enter_round(data.organiser, match.round, sheet)
+        assert error.value.code == "autopilot_results"
+        assert str(error.value.message).startswith("Este evento corre sozinho: suas mesas")
+    assert not Result.objects.filter(match__event=event).exists()
+
+    run_to_the_end(data, rng)  # the tables enter their results
+    assert Result.objects.filter(match=match, status=Result.Status.CONFIRMED).count() == 1

@@ -29,7 +29,7 @@ from ...services import entries
 from ...services.audit import audit
 from ...services.errors import ServiceError
 from ...services.events import bump_standings, rules_of
-from ...services.results import MAX_POINTS
+from ...services.results import MAX_POINTS, require_by_hand
 from ..models import Seat, SitOut, TableResult
 from .common import (
     latest_round,
@@ -263,6 +263,7 @@ def enter_table_result(user, round_: Round, table: int, points_a, points_b) -> T
         )
     if not _may_enter(user, round_, table):
         raise PermissionDenied(_("Only a referee or a player of the table may do this."))
+    require_by_hand(round_.event)
     _check_points(round_.event, points_a, points_b)
     if round_.table_results.filter(table=table).exists():
         raise ServiceError("result_exists", _("This table's result was already entered."))
