@@ -9,6 +9,7 @@ the round is the same wherever it was computed. While a job is queued or running
 event's rounds cannot be paired, published or withdrawn.
 """
 
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -28,7 +29,7 @@ from .common import lock_event
 
 STALE_AFTER = timedelta(minutes=30)  # the lookahead's and the exact search's bounds take less
 TASK = "league.tournaments.run_pairing_job"
-ROUND_ACTIONS = {
+ROUND_ACTIONS: dict[str, Callable[..., Any]] = {
     PairingJob.Kind.PAIR: swiss.pair_round,
     PairingJob.Kind.SEAT: individual.seat_round,
 }
