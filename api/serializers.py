@@ -73,12 +73,37 @@ class CharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+def _in_json_body(field: serializers.Field) -> bool:
+    """Whether the field reads a JSON body (not a query string or a form, where every value
+    is text)."""
+    request = field.context.get("request")
+    return (
+        request is not None
+        and "json" in (request.content_type or "")
+        and field.root.initial_data is request.data
+    )
+
+
+class BooleanField(serializers.BooleanField):
+    """True or false, as JSON writes them: in a JSON body 0, 1 or "yes" is not a boolean
+    (DRF's own field would take them, though the schema says a boolean). Text that does not
+    come from a JSON body (a query string) may say "true" or "false", as DRF reads it."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if isinstance(data, bool):
+            return data
+        if isinstance(data, str) and not _in_json_body(self):
+            return super().to_internal_value(data)
+        self.fail("invalid", input=data)
+
+
 class ModelSerializer(serializers.ModelSerializer):
     serializer_field_mapping = {
         **serializers.ModelSerializer.serializer_field_mapping,
         models.DateTimeField: DateTimeField,
         models.CharField: CharField,
         models.TextField: CharField,
+        models.BooleanField: BooleanField,
     }
 
 
@@ -307,7 +332,7 @@ class EventSerializer(ModelSerializer):
 
 
 class CheckInSerializer(serializers.Serializer):
-    open = serializers.BooleanField(help_text="False closes check-in, true reopens it.")
+    open = BooleanField(help_text="False closes check-in, true reopens it.")
 
 
 class StatusSerializer(serializers.Serializer):
@@ -408,7 +433,7 @@ class PatchScheduleSerializer(ScheduleSerializer):
 
 
 class WithdrawSerializer(serializers.Serializer):
-    disqualify = serializers.BooleanField(default=False)
+    disqualify = BooleanField(default=False)
     reason = CharField(max_length=300, required=False, allow_blank=True, default="")
 
 
@@ -427,7 +452,7 @@ class GameSerializer(serializers.Serializer):
 class ResultInputSerializer(serializers.Serializer):
     games = GameSerializer(many=True, allow_empty=False, max_length=25)
     note = CharField(max_length=300, required=False, allow_blank=True, default="")
-    lisa = serializers.BooleanField(
+    lisa = BooleanField(
         required=False,
         allow_null=True,
         default=None,
@@ -633,8 +658,8 @@ class StandingSerializer(serializers.Serializer):
     points_for = serializers.IntegerField()
     points_against = serializers.IntegerField()
     point_difference = serializers.IntegerField()
-    tied = serializers.BooleanField(required=False)
-    active = serializers.BooleanField(required=False)
+    tied = BooleanField(required=False)
+    active = BooleanField(required=False)
     drawn = serializers.IntegerField(required=False)
     shutouts = serializers.IntegerField(required=False)
     match_points = serializers.IntegerField(required=False)
@@ -643,9 +668,7 @@ class StandingSerializer(serializers.Serializer):
     form = serializers.ListField(child=CharField(), required=False)
     score = serializers.FloatField(required=False)
     sat_out = serializers.IntegerField(required=False)
-    in_play = serializers.BooleanField(
-        required=False, help_text="Elimination events: still in the bracket."
-    )
+    in_play = BooleanField(required=False, help_text="Elimination events: still in the bracket.")
     places = serializers.ListField(
         child=serializers.IntegerField(),
         min_length=2,
@@ -698,8 +721,8 @@ class BracketSlotSerializer(serializers.Serializer):
     home = EntryRefSerializer(allow_null=True)
     away = EntryRefSerializer(allow_null=True)
     winner = EntryRefSerializer(allow_null=True)
-    needed = serializers.BooleanField()
-    stale = serializers.BooleanField()
+    needed = BooleanField()
+    stale = BooleanField()
     match = serializers.IntegerField(source="match.pk", allow_null=True, default=None)
 
 
@@ -708,15 +731,15 @@ class BracketSerializer(serializers.Serializer):
     best first, and its matches; a preview's matches are not made yet (`match` null)."""
 
     kind = serializers.ChoiceField(choices=["single", "double"])
-    third_place = serializers.BooleanField()
-    grand_final_reset = serializers.BooleanField()
+    third_place = BooleanField()
+    grand_final_reset = BooleanField()
     first_round = serializers.IntegerField(help_text="The event's round its first matches are.")
     seeds = EntryRefSerializer(many=True)
     slots = BracketSlotSerializer(many=True)
 
 
 class DryRunSerializer(serializers.Serializer):
-    dry_run = serializers.BooleanField(
+    dry_run = BooleanField(
         default=False, help_text="Only say what would be done (200), and change nothing."
     )
 
@@ -801,10 +824,10 @@ class EntryImportSerializer(serializers.Serializer):
     the first line names the columns. Every row is entered, or none."""
 
     csv = CharField(max_length=MAX_CSV_BYTES, trim_whitespace=False)
-    add_players = serializers.BooleanField(
+    add_players = BooleanField(
         default=True, help_text="Names not on the club's roster become new roster players."
     )
-    dry_run = serializers.BooleanField(
+    dry_run = BooleanField(
         default=False, help_text="Only say what would be entered, and what is wrong."
     )
 
@@ -829,7 +852,7 @@ class ImportRowSerializer(serializers.Serializer):
 
 
 class EntryImportPreviewSerializer(serializers.Serializer):
-    ok = serializers.BooleanField(help_text="True when the file can be imported as it is.")
+    ok = BooleanField(help_text="True when the file can be imported as it is.")
     rows = ImportRowSerializer(many=True)
     problems = ImportProblemSerializer(many=True)
 
@@ -885,7 +908,7 @@ class WebhookChangeSerializer(serializers.Serializer):
     """What changes of a webhook (either or both): never its address or its secret."""
 
     topics = _topics(required=False)
-    active = serializers.BooleanField(required=False)
+    active = BooleanField(required=False)
 
 
 class DeliverySerializer(ModelSerializer):
@@ -921,7 +944,7 @@ class LiveScoreSerializer(serializers.Serializer):
         child=serializers.IntegerField(), min_length=2, max_length=2, help_text="Side A, side B."
     )
     target = serializers.IntegerField(help_text="The points that win the match.")
-    over = serializers.BooleanField()
+    over = BooleanField()
     winner = serializers.IntegerField(allow_null=True, help_text="0: side A, 1: side B.")
     round = serializers.IntegerField(help_text="The number of the match's round.")
     ends = serializers.DateTimeField(
@@ -960,7 +983,7 @@ class PinSerializer(serializers.Serializer):
     pairing = serializers.IntegerField(
         min_value=1, max_value=MAX_ID, help_text="A draft table's id."
     )
-    pinned = serializers.BooleanField(default=True)
+    pinned = BooleanField(default=True)
 
 
 class UnpairedSerializer(serializers.Serializer):
@@ -988,7 +1011,7 @@ class LeaderboardRowSerializer(serializers.Serializer):
     player = PlayerSerializer()
     rating = serializers.FloatField(source="ordinal")
     matches = serializers.IntegerField()
-    provisional = serializers.BooleanField()
+    provisional = BooleanField()
     updated = DateTimeField(help_text="When the rating last changed.")
 
 
@@ -999,7 +1022,7 @@ class RatingHistorySerializer(serializers.Serializer):
     pool = CharField(source="pool.slug")
     rating = serializers.FloatField(source="rating.ordinal")
     matches = serializers.IntegerField(source="rating.matches")
-    provisional = serializers.BooleanField(source="rating.provisional")
+    provisional = BooleanField(source="rating.provisional")
     values = serializers.ListField(child=serializers.FloatField())
     dates = serializers.ListField(child=DateTimeField())
 

@@ -1047,7 +1047,9 @@ def autopilot_body(event: Event) -> dict:
 
 
 def _valid(serializer_class, request: Request, data=None, partial: bool = False) -> dict:
-    serializer = serializer_class(data=request.data if data is None else data, partial=partial)
+    serializer = serializer_class(
+        data=request.data if data is None else data, partial=partial, context={"request": request}
+    )
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
 

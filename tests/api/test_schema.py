@@ -72,8 +72,9 @@ def played(league, settings, monkeypatch):
 
 @pytest.mark.django_db
 @schema.parametrize()
-@settings(
+@settings(  # the same cases every run: a case never seen before must not turn CI red at random
     max_examples=5,
+    derandomize=True,
     deadline=None,
     suppress_health_check=list(HealthCheck),
     phases=[Phase.explicit, Phase.generate],

@@ -171,3 +171,23 @@ def test_text_fields_take_text_only(league):
     assert entry.status == Entry.Status.ACCEPTED
     answer = client.post(f"/api/v1/entries/{entry.pk}/withdraw/", {"reason": "0"}, format="json")
     assert answer.status_code == 200, answer.json()
+
+
+def test_boolean_fields_take_booleans_only_in_json(league):
+    """DRF would take 0, 1 or "yes" for a boolean; in a JSON body the schema says true or
+    false, and anything else is refused with nothing changed."""
+    client = with_key(key_for(league, "write"))
+    entry = league.pairs[0]
+    for disqualify in (0, 1, "true", "yes", None, [True]):
+        body = {"disqualify": disqualify, "reason": ""}
+        answer = client.post(f"/api/v1/entries/{entry.pk}/withdraw/", body, format="json")
+        assert answer.status_code == 400, (disqualify, answer.json())
+        assert answer.json()["error"]["fields"]["disqualify"]
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.ACCEPTED
+    answer = client.post(
+        f"/api/v1/entries/{entry.pk}/withdraw/", {"disqualify": True}, format="json"
+    )
+    assert answer.status_code == 200, answer.json()
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.DISQUALIFIED
