@@ -183,15 +183,20 @@ def main() -> None:
                 samples=args.dominoes_samples,
                 start=args.dominoes_start,
             )
-            played = pool.map(match, range(args.matches), chunksize=4)
+            played = pool.map(match, range(args.matches), chunksize=1)
             for m, (won, spent) in enumerate(played, start=1):
                 wins += won
-                if args.progress and m % args.progress == 0 and m < args.matches:
-                    low, high = wilson(wins, m)
-                    print(f"  after {m}: {wins / m:.1%} [{low:.1%}, {high:.1%}]", flush=True)
                 for level, (seconds, moves) in spent.items():
                     clock[level][0] += seconds
                     clock[level][1] += moves
+                if args.progress and m % args.progress == 0 and m < args.matches:
+                    low, high = wilson(wins, m)
+                    so_far = [1000 * s / max(1, n) for s, n in (clock[first], clock[second])]
+                    print(
+                        f"  after {m}: {wins / m:.1%} [{low:.1%}, {high:.1%}]  "
+                        f"ms/move {so_far[0]:.1f}, {so_far[1]:.1f}",
+                        flush=True,
+                    )
             low, high = wilson(wins, args.matches)
             target = TARGETS.get((first, second))
             per_move = [1000 * s / max(1, n) for s, n in (clock[first], clock[second])]
