@@ -39,7 +39,7 @@ ENDED = frozenset((DOMINO, BLOCK, REDEAL))
 CHOICES = ("points", "redeal")
 AUTO = "!auto"
 
-_PLAY, _PASS, _DRAW = 0, 1, 2
+_PLAY, _PASS, _DRAW = 0, 1, 2  # a play is 0: `if kind` tells a pass or a draw
 # Every well-formed action string -> (kind, tile, end, half written first).
 ACTIONS: dict[str, tuple[int, int, int, int]] = {}
 for _suffix in ("", AUTO):
@@ -120,6 +120,8 @@ _WITH: dict[int, tuple[Callable[[tuple[int, ...], int], tuple[int, ...]], ...]] 
     ),
 }
 _SECURE = secrets.SystemRandom()
+# _NEXT_SEAT[n][seat]: the seat after `seat` at a table of n.
+_NEXT_SEAT = {n: (*range(1, n), 0) for n in (2, 3, 4)}
 
 
 class Event(NamedTuple):
@@ -186,10 +188,10 @@ def _shuffle(
 ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """A uniform deal: the tiles sorted by 28 independent random keys."""
     keys = [*itertools.islice(iter((rng or _SECURE).random, -1.0), 28)]  # 28 draws, at C speed
-    tiles = sorted(_TILES, key=keys.__getitem__)
+    tiles = (*sorted(_TILES, key=keys.__getitem__),)
     k, n = rules.tiles_per_hand, rules.players
-    hands = tuple([tuple(tiles[i : i + k]) for i in range(0, n * k, k)])
-    return hands, tuple(tiles[n * k :]) if rules.boneyard else ()
+    hands = tuple([tiles[i : i + k] for i in range(0, n * k, k)])
+    return hands, tiles[n * k :] if rules.boneyard else ()
 
 
 def new_hand(
@@ -212,9 +214,10 @@ def new_hand(
     n, sides = rules.players, rules.sides
     if leader is not None and (not _is_int(leader) or not 0 <= leader < n):
         raise EngineError("bad_record", f"leader must be a seat from 0 to {n - 1}")
-    scores = _side_array(scores_before, sides, "scores_before")
+    zeros = (0,) * sides
+    scores = zeros if scores_before is None else _side_array(scores_before, sides, "scores_before")
     normal = scores if normal_before is None else _side_array(normal_before, sides, "normal_before")
-    if not _is_int(hand_number) or hand_number < 1:
+    if type(hand_number) is not int and not _is_int(hand_number) or hand_number < 1:
         raise EngineError("bad_record", "hand_number must be a positive integer")
     if players is not None:
         if (
@@ -236,7 +239,9 @@ def new_hand(
         penalty = tuple(x for x in range(sides) if x != side[leader])
     five = -1
     if rules.five_doubles_points:
-        five = next((s for s in range(n) if (masks[s] & DOUBLES).bit_count() >= 5), -1)
+        for seat, mask in enumerate(masks):
+            if (mask & DOUBLES).bit_count() >= 5:
+                five = seat
     setup = _new(
         Setup,
         (
@@ -256,7 +261,6 @@ def new_hand(
             side,
         ),
     )
-    zeros = (0,) * sides
     state = _new(
         HandState,
         (
@@ -282,7 +286,11 @@ def new_hand(
 
 _SIDES = {True: (0, 1, 0, 1), False: (0, 1, 2, 3)}
 _TILES = range(28)
-_BIT_OF = BIT.__getitem__
+
+
+_BIT_OF = [*BIT].__getitem__  # a list's __getitem__ is called faster than a tuple's
+
+
 _CLOSED = (-1, -1, -1, -1)
 
 
@@ -328,7 +336,7 @@ def _read_deal(rules: Rules, deal: Any, boneyard: Any) -> tuple[Any, tuple[int, 
     n, k = rules.players, rules.tiles_per_hand
     if not isinstance(deal, (list, tuple)) or len(deal) != n:
         raise EngineError("bad_record", f"the deal must list {n} hands")
-    hands = tuple([_read_tiles(h, s) for s, h in enumerate(deal)])
+    hands = tuple(map(_read_tiles, deal, range(n)))
     for s, h in enumerate(hands):
         if len(h) != k:
             raise EngineError("bad_deal", f"seat {s} was dealt {len(h)} tiles, not {k}")
@@ -434,7 +442,7 @@ def _pass_points(
     i: int,
     last: int,
 ) -> Tally:
-    """Pass points (`pass_points`): the first pase after a play scores for the side of the
+    """Pass points (`pass_points`): the first pass after a play scores for the side of the
     seat that made that play."""
     rules = setup.rules
     return _score(
@@ -457,13 +465,12 @@ def _play_scores(
     line: Sequence[tuple[int, int, int]],
     turn: int,
 ) -> After:
-    """What a play scores, one rule family after another (docs/rules.md, section 4):
-    the table count, the galo, the opening bonus, and with the seat's last tile its bonuses
-    and the hand's points (a domino). Returns the status, the turn (`turn` while the hand
-    goes on), the result and the tally (`After`)."""
+    """What a play scores after its table count (`_table_points`, scored by `_run` for
+    every play), one rule family after another (docs/rules.md, section 4): the galo, the
+    opening bonus, and with the seat's last tile its bonuses and the hand's points (a
+    domino). Returns the status, the turn (`turn` while the hand goes on), the result and
+    the tally (`After`)."""
     rules = setup.rules
-    if rules.table_points:
-        events, points, normal = _table_points(setup, events, points, normal, i, seat, ends, line)
     if again:
         events, points, normal = _galo_points(setup, events, points, normal, i, seat)
     if len(line) == 1 and rules.pairs:
@@ -486,15 +493,11 @@ def _table_points(
     normal: tuple[int, ...],
     i: int,
     seat: int,
-    ends: tuple[int, ...],
-    line: Sequence[tuple[int, int, int]],
+    count: int,
 ) -> Tally:
     """Table points (`table_points`): a play that leaves a table count that is a multiple
-    of 5 scores that count."""
-    count = _count(ends, line)
-    if count and count % 5 == 0:
-        return _score(setup, events, points, normal, i, seat, setup.side[seat], "table", count)
-    return events, points, normal
+    of 5 (`_run` checks it) scores that count."""
+    return _score(setup, events, points, normal, i, seat, setup.side[seat], "table", count)
 
 
 def _galo_points(
@@ -730,12 +733,18 @@ def _run(
     state: HandState,
     actions: tuple[Any, ...],
     policy: Callable[[tuple[Any, ...]], Any] | None,
-    # The plays a policy may choose, by end, bound once as locals (the fastest lookups).
+    # Tables bound once as locals (the fastest lookups): the plays a policy may choose, by
+    # end; the tiles fitting an end; what a tile leaves on an end; the table count.
     on_left: tuple[dict[int, tuple[int, ...]], ...] = _CODES[0],
     on_right: tuple[dict[int, tuple[int, ...]], ...] = _CODES[1],
     on_up: tuple[dict[int, tuple[int, ...]], ...] = _CODES[2],
     on_down: tuple[dict[int, tuple[int, ...]], ...] = _CODES[3],
     fit: tuple[int, ...] = _FIT,
+    cover: tuple[tuple[int, ...], ...] = _COVER,
+    end_count: tuple[int, ...] = _END_COUNT,
+    arm_count: tuple[int, ...] = _ARM_COUNT,
+    bits: tuple[int, ...] = BIT,
+    decode: tuple[tuple[int, int, int, int, str] | None, ...] = _DECODE,
 ) -> tuple[HandState, int, EngineError | None]:
     """The rules loop: `actions` applied in turn (apply_all), or, given a `policy`, the
     actions it chooses among the legal ones until the hand ends (play_out).
@@ -745,7 +754,8 @@ def _run(
     (`_no_play`), what a pass scores (`_pass_scores`), a draw (`_draw`), the opening
     (`_open_line`), an unnamed end (`_unnamed_end`), what a play scores and whether it ends
     the hand (`_play_scores`), and each fault's reason (`_unplayable`, `_illegal_pass`,
-    `_illegal_play`).
+    `_illegal_play`). An ordinary play (not the opening, not the last tile, not after every
+    other seat passed) scores its table count at most, and skips `_play_scores`.
     """
     (
         setup,
@@ -768,52 +778,46 @@ def _run(
     spinner, table_points, pass_points = rules.spinner, rules.table_points, rules.pass_points
     bones = len(setup.boneyard)
     n = len(dealt)
+    after = _NEXT_SEAT[n]
     hands = [*dealt]  # changed in place, a tuple again at the end
-    # A whole hand's line grows in place (one action: a tuple is cheaper).
-    line: Any = line_so_far if policy is None else [*line_so_far]
+    # The line grows in place over several actions (for one, a tuple is cheaper).
+    line: Any = line_so_far if len(actions) == 1 else [*line_so_far]
     chosen: list[str] = []  # the actions `policy` chose
-    error, done = None, -1
-    action: Any
+    error, done = None, 0
     try:
-        for action in actions if policy is None else _FOREVER:
-            done += 1
+        for done, parsed in enumerate(_FOREVER if policy else _parse(actions)):
+            hand = hands[turn]
             if policy is None:
-                try:
-                    parsed = ACTIONS.get(action)
-                except TypeError:  # unhashable junk
-                    parsed = None
                 if parsed is None or status != PLAY:
-                    raise _unplayable(status, action)
+                    raise _unplayable(status, actions[done])
                 kind, tile, end, first = parsed
             else:
                 if status != PLAY:
                     break
-                hand = hands[turn]
                 legal = on_left[left][hand & fit[left]] + on_right[right][hand & fit[right]]
                 if up >= 0:
                     legal += on_up[up][hand & fit[up]] + on_down[down][hand & fit[down]]
-                kind, tile, end, first, name = _DECODE[
+                kind, tile, end, first, name = decode[
                     policy(legal or _no_play(setup, hand, line, drawn < bones))
                 ]
                 chosen.append(name)
-            if kind == _PASS:
-                fits = _FIT[left] | _FIT[right] | _FIT[up] | _FIT[down]
-                if not line or hands[turn] & fits or drawn < bones:
-                    raise _illegal_pass(line, hands[turn] & fits, turn)
+            if kind:  # a draw or a pass
+                if kind == _DRAW:
+                    hands[turn] = _draw(setup, hand, line, (left, right, up, down), drawn, turn)
+                    drawn += 1
+                    continue
+                fits = fit[left] | fit[right] | fit[up] | fit[down]
+                if not line or hand & fits or drawn < bones:
+                    raise _illegal_pass(line, hand & fits, turn)
                 passes += 1
-                turn = (turn + 1) % n
+                turn = after[turn]
                 if passes == 1 and pass_points or passes == n:  # it scores, or it blocks
                     status, turn, result, events, points, normal = _pass_scores(
                         setup, hands, passes, turn, last, len(played) + done, events, points, normal
                     )
                 continue
-            if kind == _DRAW:
-                hands[turn] = _draw(setup, hands[turn], line, (left, right, up, down), drawn, turn)
-                drawn += 1
-                continue
             # A play: every check comes before any change, so a fault leaves the state whole.
-            hand = hands[turn]
-            bit = BIT[tile]
+            bit = bits[tile]
             again = last == turn
             if line:
                 if end < 0 and hand & bit:  # unnamed: where it goes, if that does not matter
@@ -838,16 +842,13 @@ def _run(
                         ),
                     )
                     end = _unnamed_end(now, tile)
-                code = _COVER[tile][
+                code = cover[tile][
                     left if end == 0 else right if end == 1 else up if end == 2 else down
                 ]
                 if code < 0 or not hand & bit:
                     raise _illegal_play(hand & bit, tile, turn)
                 hand ^= bit
-                # An ordinary play (not the last tile, not after every other seat passed, no
-                # table count) scores nothing; any other is scored, on the ends before it too.
-                plain = hand and not again and not table_points
-                before = _NO_ENDS if plain else (left, right, up, down)
+                before = _NO_ENDS if hand else (left, right, up, down)  # a domino's bonuses
                 # The ends with the one it covers changed.
                 if end == 0:
                     left = code
@@ -860,14 +861,24 @@ def _run(
                 if spinner and up < 0 and not (left | right) & EMPTY and IS_DOUBLE[line[0][0]]:
                     up = down = LO[line[0][0]] | DOUBLE | EMPTY  # a double opening's arms open
                 line += ((tile, end, code & 7),)
+                # The table count (as `_count` gives it), when the rules score it.
+                count = table_points and (
+                    end_count[left] + end_count[right] + arm_count[up] + arm_count[down]
+                )
+                plain = hand and not again  # an ordinary play (see above)
             else:
                 plain, before = False, (left, right, up, down)
                 left, right, up, down = _open_line(setup, hand, tile, first, turn)
                 hand ^= bit
                 line += ((tile, -1, first),)
+                count = table_points and PIPS[tile]
             hands[turn] = hand
-            seat = last = turn
-            passes, turn = 0, (turn + 1) % n
+            last = turn
+            passes, turn = 0, after[turn]
+            if count and not count % 5:  # what a play scores first: its table count
+                events, points, normal = _table_points(
+                    setup, events, points, normal, len(played) + done, last, count
+                )
             if plain:
                 continue
             status, turn, result, events, points, normal = _play_scores(
@@ -876,7 +887,7 @@ def _run(
                 points,
                 normal,
                 len(played) + done,
-                seat,
+                last,
                 tile,
                 again,
                 hands,
@@ -912,6 +923,14 @@ def _run(
         len(applied),
         error,
     )
+
+
+def _parse(actions: tuple[Any, ...]) -> list[tuple[int, int, int, int] | None]:
+    """Each action's parsed form (`ACTIONS`), or None for what is no action string."""
+    try:
+        return [*map(ACTIONS.get, actions)]
+    except TypeError:  # unhashable junk among them
+        return [ACTIONS.get(a) if isinstance(a, str) else None for a in actions]
 
 
 def _unplayable(status: str, action: Any) -> IllegalAction:
@@ -953,9 +972,9 @@ def _pass_scores(
     normal: tuple[int, ...],
 ) -> After:
     """What pass `i` scores, the `passes`-th in a row: the first after a play scores pass
-    points (`pass_points`) for the side that made it; the last of every seat blocks the
-    hand, scored by `_hand_points`. Returns the status, the turn, the result and the tally
-    (`After`)."""
+    points (`pass_points`) for the side of the seat that made it; the last of every seat
+    blocks the hand, scored by `_hand_points`. Returns the status, the turn, the result and
+    the tally (`After`)."""
     if passes == 1 and setup.rules.pass_points:
         events, points, normal = _pass_points(setup, events, points, normal, i, last)
     if passes < len(hands):
