@@ -267,11 +267,12 @@ def extend_round(user, event: Event, minutes: int) -> Autopilot:
 def _extend_arena(user, event: Event, pilot: Autopilot, minutes: int) -> Autopilot:
     """Give an arena in play `minutes` more of its window (at its clock's speed): free pairs
     go on being seated until the new end."""
-    if pilot.started is None or timezone.now() >= pilot.round_deadline:
+    deadline = pilot.round_deadline
+    if pilot.started is None or deadline is None or timezone.now() >= deadline:
         raise ServiceError(
             "not_in_play", _("The arena is not in play: only a running arena can be extended.")
         )
-    pilot.round_deadline += timedelta(minutes=minutes) / arena.clock_factor()
+    pilot.round_deadline = deadline + timedelta(minutes=minutes) / arena.clock_factor()
     pilot.save(update_fields=["round_deadline", "updated"])
     autopilot.log(
         "autopilot.extend_arena",
