@@ -10,18 +10,29 @@ facts only: a seat that passed or drew holds neither open number (until it draws
   tiles, play doubles early, keep the variety of numbers, keep tiles that follow the ends,
   show the number the next opponent cannot follow, never the one the partner cannot, play
   to the partner's numbers, and take the points a play scores at once.
-- **strong** uses determinised Monte Carlo: it deals the hidden tiles many times, each deal
-  consistent with what the seat has seen, and plays every legal action out to the end of
-  the hand in each deal, choosing the action with the best mean result for its side. Once
-  the deals it cannot tell apart are few (`STRONG_DEALS`), it solves each of them exactly
-  instead (exact.py, solver.py) and plays the best mean.
+- **strong** deals the hidden tiles many times, each deal consistent with what the seat has
+  seen, values every legal action in each deal and plays the one with the best mean result
+  for its side. How it values an action in a deal depends on how far the hand has gone:
+  - early, while many tiles are left (more than `STRONG_TILES` in the hands), solving a
+    deal exactly is too dear: it plays the hand out with a fixed, quick policy
+    (determinised Monte Carlo, `action_values`);
+  - from then on it solves a seeded sample of the deals (up to `STRONG_SAMPLES`) exactly,
+    as if all tiles were face up (exact.py, solver.py: the analysis's own sampling), which
+    sees replies a fixed policy misses;
+  - once the deals it cannot tell apart are few (`STRONG_DEALS`), it solves every one.
+  The solving is bounded by a budget of the solver's positions (`NODES_PER_PLAYOUT` per
+  playout allowed) and by the time budget, when given; past either, it plays the best
+  mean of the deals solved so far (at least two).
 
 Why determinised Monte Carlo rather than information-set MCTS: a domino hand is short (at
 most 28 actions) and branches little, so one ply of choice over many complete deals already
 captures what matters, and every action is compared on the same deals, which removes most
-of the noise between them. Its known weakness, strategy fusion (the playouts may use
-knowledge the seat does not have), is limited here because playouts use a fixed policy
-that reads only the playing seat's own hand and the open ends, never other hands.
+of the noise between them. Its known weakness, strategy fusion (the search may use
+knowledge the seat does not have), is limited in the playouts because their fixed policy
+reads only the playing seat's own hand and the open ends, never other hands; the exact
+solves do have it (each plays as if it saw every tile), but late in a hand, where they are
+used, the hidden tiles are few and the deals alike, and seeing the opponents' best replies
+matters more than what they could not know.
 
 Results are deterministic for a given `random.Random` seed and playout budget; a time budget,
 when given, only ever stops the search early.
@@ -54,9 +65,14 @@ LEVELS = ("easy", "medium", "strong")
 DEFAULT_PLAYOUTS = 600
 # The strong level solves every deal it cannot tell apart (exact.py) while they are at most
 # this many and fit in its budget of the solver's positions (so many per playout it may
-# make: a small budget plays out instead); else it plays out.
+# make: a small budget plays out instead). Once at most STRONG_TILES tiles are left in the
+# hands, where one deal solves in milliseconds, it solves a seeded sample of up to
+# STRONG_SAMPLES of the deals instead (each solve bounded by the same budget); before
+# that, it plays out.
 STRONG_DEALS = 400
-NODES_PER_PLAYOUT = 100
+STRONG_TILES = 22
+STRONG_SAMPLES = 40
+NODES_PER_PLAYOUT = 250
 _PLAY_KIND, _PASS_KIND, _DRAW_KIND = 0, 1, 2
 
 
@@ -336,24 +352,29 @@ def _strong(
     rng: random.Random,
     playouts: int = DEFAULT_PLAYOUTS,
     seconds: float | None = None,
+    tiles: int = STRONG_TILES,
 ) -> str:
     actions = legal_actions(view.state)
     if len(actions) == 1:
         return actions[0]
+    deadline = None if seconds is None else time.perf_counter() + seconds
     values: dict[str, float] | None = None
-    if view.state.status == PLAY:  # few deals left to tell apart: solved exactly
+    if view.state.status == PLAY:  # solved exactly: every deal while few, else a sample
+        budget = playouts * NODES_PER_PLAYOUT
         valued = exact.value_decision(
             view.state,
             rng,
             counts=view.counts,
             exact_deals=STRONG_DEALS,
-            samples=0,
-            nodes=playouts * NODES_PER_PLAYOUT,
-            limit=playouts * NODES_PER_PLAYOUT,
+            samples=STRONG_SAMPLES if sum(view.counts) <= tiles else 0,
+            nodes=budget,
+            limit=budget,
+            deadline=deadline,
         )
         values = None if valued is None else valued.values
     if values is None:
-        values = action_values(view, rng, playouts, seconds)
+        left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+        values = action_values(view, rng, playouts, left)
     best = max(values.values())
     # Among equal values, the medium bot's rules of thumb break the tie.
     tied = [a for a in actions if values[a] >= best - 1e-9]

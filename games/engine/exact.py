@@ -13,6 +13,7 @@ with its standard error. In a draw game the boneyard's order is unknown too: it 
 """
 
 import random
+import time
 from collections.abc import Iterator, Sequence
 from math import factorial, sqrt
 from typing import NamedTuple
@@ -247,12 +248,14 @@ def value_decision(
     samples: int = SAMPLES,
     nodes: int | None = None,
     limit: int = SOLVE_LIMIT,
+    deadline: float | None = None,
 ) -> Valuation | None:
     """The decision of the seat to act, valued over the deals it could not tell apart.
 
     `nodes` bounds the positions searched in all (at least two deals are solved); `limit`
-    those of one deal. None when a deal is too large to solve within `limit`, or when the
-    deals are more than `exact_deals` and `samples` is 0.
+    those of one deal; `deadline` (a `time.perf_counter()` time), when given, stops the
+    solving too once two deals are solved. None when a deal is too large to solve within
+    `limit`, or when the deals are more than `exact_deals` and `samples` is 0.
     """
     if state.status in ENDED or state.status == DECLARE:
         raise ValueError("only a decision of a hand in play is valued")
@@ -281,7 +284,10 @@ def value_decision(
             return None
         per_deal.append(solution.values)
         searched += solution.nodes
-        if nodes is not None and searched > nodes and len(per_deal) >= 2:
+        if len(per_deal) >= 2 and (
+            (nodes is not None and searched > nodes)
+            or (deadline is not None and time.perf_counter() > deadline)
+        ):
             break
     k = len(per_deal)
     values = {a: sum(d[a] for d in per_deal) / k for a in actions}

@@ -253,3 +253,70 @@ def test_benchmark_smoke():
         check=True,
     ).stdout
     assert "medium v easy" in out and "%" in out
+
+
+# Tournament rules, seat 3 to play after eight tiles: 20 tiles left in the hands, and the
+# hidden ones may lie in 756,756 ways (more than STRONG_DEALS). 2-2 on the left loses
+# nothing in the real deal; every other play loses at least 9 points (-38, -44, -9), and
+# over 200 sampled deals the next best loses about 14.
+SAMPLED = {
+    "format": "domino-hand/1",
+    "rules": "tournament",
+    "hand_number": 1,
+    "opener": 3,
+    "scores_before": [0, 0],
+    "normal_before": [0, 0],
+    "deal": [
+        ["2-1", "6-3", "6-0", "4-1", "3-0", "5-1", "5-5"],
+        ["3-2", "6-4", "1-0", "4-2", "5-4", "6-5", "0-0"],
+        ["5-0", "4-3", "6-1", "3-1", "1-1", "4-0", "3-3"],
+        ["5-2", "2-0", "6-6", "2-2", "4-4", "6-2", "5-3"],
+    ],
+    "actions": ["6-6", "6-3@left", "6-4@right", "3-3@left", "4-4@right", "4-1@right"],
+}
+SAMPLED_TAIL = ["3-2@left", "1-1@right"]
+
+
+def test_strong_solves_a_sample_of_deals_once_they_are_cheap(monkeypatch):
+    """With many deals but few tiles left, the strong level solves a seeded sample of the
+    deals (not the playouts), and its move is the one the solver finds best."""
+    from games.engine import bots, exact
+    from games.engine.solver import solve
+
+    valuations = []
+    real = exact.value_decision
+
+    def spy(*args, **kwargs):
+        valuations.append(real(*args, **kwargs))
+        return valuations[-1]
+
+    monkeypatch.setattr(exact, "value_decision", spy)
+    monkeypatch.setattr(bots, "action_values", lambda *a, **k: pytest.fail("played out"))
+    state = replay({**SAMPLED, "actions": SAMPLED["actions"] + SAMPLED_TAIL})
+    assert state.turn == 3 and sum(h.bit_count() for h in state.hands) <= bots.STRONG_TILES
+    view = seat_view(state, 3)
+    move = choose(view, "strong", random.Random(1))
+    (valued,) = valuations
+    assert valued is not None and not valued.exact and valued.consistent > bots.STRONG_DEALS
+    assert valued.deals >= 2 and valued.best == move == "2-2@left"
+    assert solve(state).best == move  # and in the real deal too
+    assert choose(view, "strong", random.Random(1)) == move  # deterministic under a seed
+
+
+def test_strong_plays_out_while_solving_is_dear(monkeypatch):
+    """Early in the hand (more than STRONG_TILES tiles in the hands) it plays out."""
+    from games.engine import bots
+
+    played = []
+    real = bots.action_values
+
+    def spy(*args, **kwargs):
+        played.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(bots, "action_values", spy)
+    state = replay({**SAMPLED, "actions": SAMPLED["actions"][:4]})
+    view = seat_view(state, state.turn)
+    assert sum(view.counts) > bots.STRONG_TILES and len(legal_actions(state)) > 1
+    choose(view, "strong", random.Random(1), playouts=40)
+    assert played
