@@ -693,23 +693,13 @@ def clock(event: Event, pilot: Autopilot | None, now: datetime | None = None) ->
 # the round being paired also while the worker pairs one.
 ROUND_CHANGES = frozenset({"pair", "swap", "pin", "publish", "discard", "unpair", "seat", "unseat"})
 MANUAL_STEPS = ROUND_CHANGES | {"draw-bracket", "draw-groups", "playoff"}
-# A result entered by hand (a match's, a round sheet's, an individual table's; by anyone):
-# the event's live tables enter every result, the moment each ends. A referee's ruling and an
-# organiser's correction of a confirmed result stay possible (results.apply_ruling,
-# results.correct_result, results.resolve_dispute).
-RESULT_STEP = "result"
 
 
 def require_manual(event: Event, step: str) -> None:
-    """Refuse the organiser's `step` (one of MANUAL_STEPS, or RESULT_STEP) while the event's
-    autopilot pairs and opens every round, and a change to the round while the worker pairs
-    one."""
+    """Refuse the organiser's `step` (one of MANUAL_STEPS) while the event's autopilot pairs
+    and opens every round, and a change to the round while the worker pairs one. (A result
+    entered by hand: results.require_by_hand.)"""
     running = Autopilot.objects.filter(event=event, finished__isnull=True)
-    if step == RESULT_STEP and running.exists():
-        raise ServiceError(
-            "autopilot_results",
-            _("This event runs itself: its tables enter the results as they end."),
-        )
     if step in MANUAL_STEPS and running.exists():
         raise ServiceError(
             "autopilot_runs",

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engine import Rules, adjudicate
 
 from ..faults import localised
-from ..models import Event, Match, Result, Round
+from ..models import Autopilot, Event, Match, Result, Round
 from ..notifications import notify
 from ..permissions import MANAGERS, can, lineage, require, sides_of, speaks_for
 from ..signals import result_confirmed
@@ -298,10 +298,15 @@ def _official(user, match: Match) -> bool:
 
 
 def require_by_hand(event: Event) -> None:
-    """Refused while the event runs itself: its live tables enter the results."""
-    from .autopilot import RESULT_STEP, require_manual  # (the autopilot imports this module)
-
-    require_manual(event, RESULT_STEP)
+    """A result entered by hand (a match's, a round sheet's, an individual table's; by
+    anyone) is refused while the event runs itself: its live tables enter every result, the
+    moment each ends. A referee's ruling and an organiser's correction of a confirmed result
+    stay possible (apply_ruling, correct_result, resolve_dispute)."""
+    if Autopilot.objects.filter(event=event, finished__isnull=True).exists():
+        raise ServiceError(
+            "autopilot_results",
+            _("This event runs itself: its tables enter the results as they end."),
+        )
 
 
 @transaction.atomic

@@ -32,13 +32,13 @@ def post(client, url: str, data: dict, page: str, language: str = "es") -> list[
 
 def refused(client, url: str, data: dict, language: str) -> str:
     """The settings sent in `language` and refused: the run page again, what was typed kept,
-    the service's reason above the form; that reason."""
+    the service's reason under the field it is about; that reason."""
     client.cookies["django_language"] = language
     response = client.post(url, data)
     assert response.status_code == 200
     html = response.content.decode()
     assert 'id="autopilot-settings" open' in html
-    errors = html.split('<div class="errors" role="alert"><p>', 1)[1]
+    errors = html.split('<p class="error">', 1)[1]
     return unescape(errors.split("</p>", 1)[0])
 
 
