@@ -36,21 +36,13 @@ import urllib.request
 from pathlib import Path
 
 BASE = Path(__file__).resolve().parent.parent
-DB = os.environ.get("BENCH_DATABASE", "capicua_bench")
-ENV = {
-    "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DB}",
-    "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/15"),
-    "SECRET_KEY": "benchmark-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz",
-    "SECURE_SSL": "0",
-    "ALLOWED_HOSTS": "127.0.0.1",
-    "DJANGO_SETTINGS_MODULE": "config.settings",
-    "LOG_LEVEL": "WARNING",
-    "CAPICUA_VAR_DIR": str(BASE / "var" / "bench"),
-}
-os.environ.update(ENV)
 sys.path.insert(0, str(BASE))
 
-from _server import free_port, granian  # noqa: E402
+from _server import free_port, granian, production_env  # noqa: E402
+
+DB = os.environ.get("BENCH_DATABASE", "capicua_bench")
+ENV = production_env(DB)
+os.environ.update(ENV)
 
 from core.processes import end_group, start_group  # noqa: E402
 

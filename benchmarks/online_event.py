@@ -40,19 +40,12 @@ from datetime import timedelta
 from pathlib import Path
 
 BASE = Path(__file__).resolve().parent.parent
-DB = os.environ.get("BENCH_ONLINE_DB", "capicua_bench_online")
-ENV = {
-    "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DB}",
-    "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/15"),
-    "SECRET_KEY": "benchmark-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz",
-    "SECURE_SSL": "0",
-    "ALLOWED_HOSTS": "127.0.0.1",
-    "DJANGO_SETTINGS_MODULE": "config.settings",
-    "LOG_LEVEL": "WARNING",
-    "CAPICUA_VAR_DIR": str(BASE / "var" / "bench"),
-    "WEB_SWEEPER": "0",
-}
 sys.path.insert(0, str(BASE))
+
+from _server import production_env  # noqa: E402
+
+DB = os.environ.get("BENCH_ONLINE_DB", "capicua_bench_online")
+ENV = production_env(DB, WEB_SWEEPER="0")
 WORKER_LOG = os.environ.get("BENCH_WORKER_LOG", "WARNING")  # INFO: every task in its log
 
 from core.processes import end_group, start_group  # noqa: E402

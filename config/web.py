@@ -17,15 +17,10 @@ import os
 def preload() -> None:
     """Load what a worker needs before its first answer."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    from django.conf import settings
-    from django.urls import get_resolver
-    from django.utils.translation import trans_real
-
     import config.asgi  # noqa: F401
+    from core.warmup import load_urls_and_catalogues
 
-    get_resolver().url_patterns  # noqa: B018 (every view module, through the includes)
-    for code, _name in settings.LANGUAGES:
-        trans_real.translation(code)
+    load_urls_and_catalogues()
     gc.collect()  # as config.asgi does, out of the collector's way in every worker
     gc.freeze()
 

@@ -251,9 +251,11 @@ def mail_dir(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("mail")
 
 
-def start_worker(env: dict[str, str], log: Path, name: str, threads: int = 2) -> subprocess.Popen:
-    """A real Celery worker process named `name` (threads pool) reading both queues (the
-    default and the live one), once it says it is ready."""
+def start_worker(
+    env: dict[str, str], log: Path, name: str, threads: int = 2, queues: str | None = None
+) -> subprocess.Popen:
+    """A real Celery worker process named `name` (threads pool) reading `queues` (by default
+    both: the default and the live one), once it says it is ready."""
     process = start_group(
         [
             sys.executable,
@@ -263,7 +265,7 @@ def start_worker(env: dict[str, str], log: Path, name: str, threads: int = 2) ->
             "config",
             "worker",
             "-Q",
-            f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.LIVE_QUEUE}",
+            queues or f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.LIVE_QUEUE}",
             "-P",
             "threads",
             "-c",

@@ -14,8 +14,10 @@ from .swiss import SwissEntrant, SwissRound, pair_swiss
 
 
 def swiss_event(
-    count: int, rounds: int, seed: int = 0
+    count: int, rounds: int, seed: int = 0, draws: bool = False
 ) -> Iterator[tuple[list[SwissEntrant], SwissRound]]:
+    """With `draws`, a match is won, drawn (half a point each) or lost, one in three each:
+    many small score groups, many floaters."""
     rng = random.Random(seed)
     score: Counter[Hashable] = Counter()
     opponents: dict[Hashable, set[Hashable]] = {i: set() for i in range(count)}
@@ -28,7 +30,12 @@ def swiss_event(
         for a, b in result.pairings:
             opponents[a].add(b)
             opponents[b].add(a)
-            score[rng.choice((a, b))] += 1
+            if draws:
+                share = rng.choice((0, 0.5, 1))
+                score[a] += share
+                score[b] += 1 - share
+            else:
+                score[rng.choice((a, b))] += 1
         if result.bye is not None:
             byes.add(result.bye)
             score[result.bye] += 1

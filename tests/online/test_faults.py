@@ -26,6 +26,7 @@ from games.services import autopilot as live_autopilot
 from league.models import AuditEntry, Autopilot, Event, Match, Result
 from league.ratings.services import feed, global_pool
 from tests.conftest import BASE_DIR, run_async, start_server, stop
+from tests.conftest import start_worker as worker_process
 from tests.live.conftest import TableSocket, play_match
 
 from .conftest import after_start, check_in_all, configure, online_event, play_tables
@@ -160,22 +161,8 @@ def test_two_beat_processes_and_a_worker_run_an_event_once(
 
 
 def start_worker(env: dict, log, name: str, queue: str) -> subprocess.Popen:
-    handle = log.open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "threads", "-c", "1"]
-        + ["-l", "INFO", "--without-gossip", "--without-mingle", "-Q", queue, "-n", name],
-        cwd=BASE_DIR,
-        env=env,
-        stdout=handle,
-        stderr=subprocess.STDOUT,
-    )
-    deadline = time.monotonic() + 180
-    while "ready." not in log.read_text():
-        if process.poll() is not None or time.monotonic() > deadline:
-            stop(process)
-            raise RuntimeError(f"worker did not start:\n{log.read_text()[-3000:]}")
-        time.sleep(0.2)
-    return process
+    """A worker of one thread reading only `queue`, the test's own."""
+    return worker_process(env, log, name, threads=1, queues=queue)
 
 
 BLOCKED_INSERT = (

@@ -20,6 +20,7 @@ from league.models import AuditEntry, Autopilot, Event, Notification
 from league.services import entries
 from tests.conftest import in_thread
 from tests.tournaments.conftest import PASSWORD
+from tests.tournaments.test_browser import log_in
 
 from .conftest import configure, online_event, play_tables
 
@@ -41,14 +42,6 @@ class Beat(threading.Thread):
                 live_autopilot.tick_all()
         finally:
             connection.close()
-
-
-def log_in(page, base: str, username: str) -> None:
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(base + "/dashboard/")
 
 
 def shot(page, name: str) -> None:
