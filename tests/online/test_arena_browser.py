@@ -97,7 +97,11 @@ def test_a_short_arena_runs_itself_in_chromium(chromium, own_server, settings):
         shot(page, "arena-table-390")
         page.go_back()
 
-    # the organiser, on the arena's page, gives it one more minute (two seconds at its speed)
+    # the organiser, on the arena's page, gives it one more minute (two seconds at its speed);
+    # the arena's clock is set so that it still runs however slowly the pages come
+    Autopilot.objects.filter(pk=pilot.pk).update(
+        round_deadline=timezone.now() + timedelta(seconds=60)
+    )
     desk = chromium.new_context(locale="es-ES", viewport={"width": WIDTH, "height": HEIGHT})
     organiser = desk.new_page()
     log_in(organiser, server, data.organiser.username)
@@ -115,6 +119,9 @@ def test_a_short_arena_runs_itself_in_chromium(chromium, own_server, settings):
     no_errors(organiser)
     shot(organiser, "arena-organiser-390")
     desk.close()
+    Autopilot.objects.filter(pk=pilot.pk).update(
+        round_deadline=timezone.now() + timedelta(minutes=5) / FACTOR  # its 5 minutes again
+    )
 
     # bots play every seat until the arena's clock runs out and its last table ends
     rng = random.Random(34)
