@@ -6,7 +6,7 @@ the pairer and what it returned, so a caller can check or time it.
 """
 
 import random
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterator
 
 from .rotating import RotatingPlayer, RotatingRound, pair_rotating
@@ -19,7 +19,7 @@ def swiss_event(
     """With `draws`, a match is won, drawn (half a point each) or lost, one in three each:
     many small score groups, many floaters."""
     rng = random.Random(seed)
-    score: Counter[Hashable] = Counter()
+    score: defaultdict[Hashable, float] = defaultdict(float)
     opponents: dict[Hashable, set[Hashable]] = {i: set() for i in range(count)}
     byes: set[Hashable] = set()
     for _ in range(rounds):
