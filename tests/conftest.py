@@ -251,6 +251,21 @@ def mail_dir(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("mail")
 
 
+def wait_for_mails(
+    mail_dir: Path, count: int = 1, before: set[Path] | None = None, seconds: float = 30
+) -> list[str]:
+    """The mails the worker's file backend has finished writing to `mail_dir` (those not in
+    `before`), once there are `count` of them or `seconds` have passed. The backend creates a
+    mail's file before it writes it: a mail is whole at the line of dashes that closes it."""
+    deadline = time.monotonic() + seconds
+    while True:
+        texts = [path.read_text() for path in set(mail_dir.iterdir()) - (before or set())]
+        whole = [text for text in texts if text.endswith("-" * 79 + "\n")]
+        if (len(whole) >= count and len(whole) == len(texts)) or time.monotonic() > deadline:
+            return whole
+        time.sleep(0.2)
+
+
 def start_worker(
     env: dict[str, str], log: Path, name: str, threads: int = 2, queues: str | None = None
 ) -> subprocess.Popen:

@@ -240,37 +240,47 @@ class Progress:
 
 def advance(event: Event, pilot: Autopilot, now: datetime) -> Progress:
     """Take every step that is due now. The caller holds the event's row lock (and the
-    autopilot's) for the transaction, and opens the tables of `Progress.round`."""
+    autopilot's) for the transaction, and opens the tables of `Progress.round`. The autopilot
+    is written only when a step changed it: a tick with nothing due writes nothing."""
+    before = _settings_and_progress(pilot)
     progress = Progress()
+    _take_due_steps(event, pilot, now, progress)
+    if _settings_and_progress(pilot) != before:
+        pilot.save()
+    return progress
+
+
+def _settings_and_progress(pilot: Autopilot) -> tuple:
+    return tuple(
+        getattr(pilot, field.attname)
+        for field in Autopilot._meta.concrete_fields
+        if field.name != "updated"
+    )
+
+
+def _take_due_steps(event: Event, pilot: Autopilot, now: datetime, progress: Progress) -> None:
     if pilot.paused is not None or pilot.finished is not None:
-        return progress
+        return
     if event.status not in (Event.Status.REGISTRATION, Event.Status.RUNNING):
-        return progress
+        return
     if event.format == Event.Format.ARENA:
         _arena(event, pilot, now, progress)
-        pilot.save()
-        return progress
+        return
     if pilot.started is None and (now < pilot.starts or not _start(event, pilot, now, progress)):
-        pilot.save()
-        return progress
+        return
     if pilot.round == 0:
         _begin_next(event, pilot, now, progress, ("first_round", {"time": pilot.started}))
-    else:
-        if pilot.round_ended is None:
-            if not round_over(event, pilot):
-                _deadline(event, pilot, now, progress)
-                pilot.save()
-                return progress
-            _close_round(event, pilot, now, progress)
-        resumes = pilot.round_ended + timedelta(seconds=pilot.pause_seconds)
-        if now >= resumes:
-            paused = bool(pilot.pause_seconds)
-            why = ("pause_over", resumes) if paused else ("last_table_ended", pilot.round_ended)
-            _begin_next(
-                event, pilot, now, progress, (why[0], {"round": pilot.round, "time": why[1]})
-            )
-    pilot.save()
-    return progress
+        return
+    if pilot.round_ended is None:
+        if not round_over(event, pilot):
+            _deadline(event, pilot, now, progress)
+            return
+        _close_round(event, pilot, now, progress)
+    resumes = pilot.round_ended + timedelta(seconds=pilot.pause_seconds)
+    if now >= resumes:
+        paused = bool(pilot.pause_seconds)
+        why = ("pause_over", resumes) if paused else ("last_table_ended", pilot.round_ended)
+        _begin_next(event, pilot, now, progress, (why[0], {"round": pilot.round, "time": why[1]}))
 
 
 def _arena(event: Event, pilot: Autopilot, now: datetime, progress: Progress) -> None:

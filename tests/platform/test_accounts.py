@@ -1,5 +1,4 @@
 import re
-import time
 
 import pytest
 from django.conf import settings
@@ -7,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from league.models import Player
+from tests.conftest import wait_for_mails
 
 pytestmark = pytest.mark.django_db
 
@@ -77,13 +77,10 @@ def test_admin_works_for_staff(client, admin_user):
 @pytest.mark.django_db(transaction=True)
 def test_password_reset_mail_is_sent_by_the_worker(client, celery_worker_process, mail_dir):
     get_user_model().objects.create_user("marco", "marco@example.com", "old-password-1")
+    before = set(mail_dir.iterdir())  # other tests' mails, sent by the same worker
     response = client.post(reverse("password_reset"), {"email": "marco@example.com"})
     assert response.status_code == 302
-    deadline = time.monotonic() + 30
-    while not list(mail_dir.iterdir()) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    [mail] = mail_dir.iterdir()
-    text = mail.read_text()
+    [text] = wait_for_mails(mail_dir, 1, before)
     assert "marco@example.com" in text
     link = re.search(r"https?://[^/\s]+(/accounts/reset/\S+/)", text).group(1)
     assert f"{settings.SITE_URL}{link}" in text  # the site's address, not the request's

@@ -13,7 +13,7 @@ from league.models import Result
 from league.ratings import services as ratings
 from league.ratings.models import Rating
 from league.services import results
-from tests.conftest import in_thread, worker_finished
+from tests.conftest import in_thread, wait_for_mails, worker_finished
 from tests.ratings.test_worker import from_scratch, wait_until_recalculated
 
 from .conftest import build_referees, corrected_record, game_with_hand
@@ -136,11 +136,9 @@ def test_referees_get_an_email_with_a_full_link(celery_worker_process, mail_dir,
     dispute = in_thread(
         services.open_result_dispute, player, refs.match, 1, 1, "Pasó teniendo el 5-2"
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not list(mail_dir.iterdir()):
-        time.sleep(0.2)
-    time.sleep(1)
-    mails = "\n".join(path.read_text() for path in mail_dir.iterdir())
+    wait_for_mails(mail_dir)
+    time.sleep(1)  # the other referees' mails
+    mails = "\n".join(wait_for_mails(mail_dir))
     link = settings.SITE_URL + reverse("dispute", args=[dispute.pk])
     assert refs.chief.email in mails
     assert link in mails

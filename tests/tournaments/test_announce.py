@@ -1,13 +1,11 @@
 """Publishing a Swiss round emails every player who has an address, through the real Celery
 worker, each in their own language (#15)."""
 
-import time
-
 import pytest
 
 from league.models import Event, Player
 from league.tournaments.services import swiss
-from tests.conftest import in_thread, worker_said
+from tests.conftest import in_thread, wait_for_mails, worker_said
 
 from .conftest import build
 
@@ -33,10 +31,7 @@ def test_publishing_a_round_emails_the_players_in_their_language(celery_worker_p
     data = in_thread(setup)
     before = set(mail_dir.iterdir())
     in_thread(swiss.publish, data.organiser, data.event)
-    deadline = time.monotonic() + 60
-    while len(set(mail_dir.iterdir()) - before) < 7 and time.monotonic() < deadline:
-        time.sleep(0.3)
-    mails = [path.read_text() for path in set(mail_dir.iterdir()) - before]
+    mails = wait_for_mails(mail_dir, 7, before, seconds=60)
     assert len(mails) == 7, worker_said(celery_worker_process)  # 8 players, one without address
 
     def mail_to(address: str) -> str:
