@@ -41,12 +41,12 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from core.tasks import queue_on_commit
-from league.models import Event, Match, Organisation, Player, Result
+from league.models import Entry, Event, Match, Organisation, Player, Result
 from league.permissions import can, lineage, require
 from league.services.errors import ServiceError
 
 from .models import EventPool, RatedMatch, Rating, RatingChange, RatingPool
-from .skill import Skill, initial, ordinal, outcome_of, rate_match
+from .skill import MatchOutcome, Skill, initial, ordinal, rate_four
 from .sources import ranked_tables
 
 # The `dirty_from` that replays a pool from its first match.
@@ -54,6 +54,8 @@ FROM_START = datetime(1900, 1, 1, tzinfo=UTC)
 # pg_try_advisory_lock(namespace, pool id): the namespace keeps these locks apart from others.
 LOCK_NAMESPACE = 0x52617465  # "Rate"
 BATCH = 5000
+# Slots placed or removed at once from which their table's statistics are renewed.
+ANALYZE_AFTER = 10_000
 
 
 # Pools -------------------------------------------------------------------------------
@@ -212,6 +214,11 @@ def _place(pool: RatingPool | None, matches: QuerySet[Match]) -> dict[int, datet
         )
     if keys:
         _earliest(changed, pool.pk, min(keys.values()))
+    if len(stale) + len(moved) >= ANALYZE_AFTER and connection.vendor == "postgresql":
+        # The planner would go on counting the slots as they were until autovacuum comes
+        # by, and the replay that follows joins them all to their matches and results.
+        with connection.cursor() as cursor:
+            cursor.execute(f"ANALYZE {RatedMatch._meta.db_table}")
     return changed
 
 
@@ -345,7 +352,106 @@ def replay(pool_id: int, start: datetime) -> int:
 
     Callers hold the pool's lock (see `recalculate`).
     """
+    postgres = connection.vendor == "postgresql"
     with transaction.atomic():
+        if postgres:
+            with connection.cursor() as cursor:  # the sorts and joins of 100,000s of rows
+                cursor.execute("SET LOCAL work_mem = '64MB'")
+        matches = _rated_matches(pool_id, start, postgres)
+        before, undone_counts = (_undone_postgres if postgres else _undone)(pool_id, start)
+        players = set(before)
+        for row in matches:
+            players.update(row[5:])
+        players.discard(None)
+        current = {
+            player: (mu, sigma, count)
+            for player, mu, sigma, count in Rating.objects.filter(
+                pool_id=pool_id, player_id__in=players
+            ).values_list("player_id", "mu", "sigma", "matches")
+        }
+        skills: dict[int, Skill] = {}
+        counts: dict[int, int] = {}
+        for player in players:
+            mu, sigma, count = current.get(player, (*initial(), 0))
+            skills[player] = before.get(player, (mu, sigma))
+            counts[player] = max(count - undone_counts.get(player, 0), 0)
+
+        # The changes are written as the matches are rated: the database takes them in
+        # while the next ones are computed.
+        batches = _rate(matches, skills, counts)
+        if postgres:
+            rated = _copy_changes(pool_id, start, sum(undone_counts.values()), batches)
+        else:
+            RatingChange.objects.filter(pool_id=pool_id, played_at__gte=start).delete()
+            rated = _insert_changes(pool_id, batches)
+        _save_ratings(pool_id, skills, counts, postgres)
+        RatingPool.objects.filter(pk=pool_id).update(
+            replaying_from=None, recalculated=timezone.now()
+        )
+    return rated
+
+
+def _save_ratings(
+    pool_id: int, skills: dict[int, Skill], counts: dict[int, int], postgres: bool
+) -> None:
+    """Each player's rating after the replay; a player left without a rated match has none."""
+    playing = [player for player, count in counts.items() if count]
+    if postgres:  # one statement, the values in arrays (Django's bulk_create takes longer)
+        table = Rating._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"""INSERT INTO {table} (pool_id, player_id, mu, sigma, ordinal, matches)
+                SELECT %s, * FROM unnest(%s::bigint[], %s::float8[], %s::float8[],
+                    %s::float8[], %s::integer[])
+                ON CONFLICT (pool_id, player_id) DO UPDATE SET mu = EXCLUDED.mu,
+                    sigma = EXCLUDED.sigma, ordinal = EXCLUDED.ordinal,
+                    matches = EXCLUDED.matches""",
+                [
+                    pool_id,
+                    playing,
+                    [skills[player][0] for player in playing],
+                    [skills[player][1] for player in playing],
+                    [ordinal(skills[player]) for player in playing],
+                    [counts[player] for player in playing],
+                ],
+            )
+    else:
+        Rating.objects.bulk_create(
+            [
+                Rating(
+                    pool_id=pool_id,
+                    player_id=player,
+                    mu=skills[player][0],
+                    sigma=skills[player][1],
+                    ordinal=ordinal(skills[player]),
+                    matches=counts[player],
+                )
+                for player in playing
+            ],
+            update_conflicts=True,
+            unique_fields=["pool", "player"],
+            update_fields=["mu", "sigma", "ordinal", "matches"],
+            batch_size=BATCH,
+        )
+    Rating.objects.filter(
+        pool_id=pool_id, player_id__in=[p for p, count in counts.items() if not count]
+    ).delete()
+
+
+# A replay's row: (match id, table id, played_at, games of A, games of B, A's two players,
+# B's two), one of the ids None; played_at in microseconds since 2000-01-01 UTC on
+# PostgreSQL (what its COPY writes), else a datetime.
+Row = tuple
+# A rated match: (match id, table id, played_at, its four players, their skills before,
+# their skills after).
+Rated = tuple[int | None, int | None, object, tuple, tuple, tuple]
+
+
+def _rated_matches(pool_id: int, start: datetime, postgres: bool) -> list[Row]:
+    """The pool's rows from `start` on, in the pool's order."""
+    if postgres:
+        matches = _matches_postgres(pool_id, start)
+    else:
         matches = [
             (match_id, None, *row)
             for match_id, *row in Result.objects.filter(
@@ -366,83 +472,105 @@ def replay(pool_id: int, start: datetime) -> int:
                 "match__entry_b__player_2_id",
             )
         ]
-        tables = source.rows(pool_id, start) if (source := ranked_tables()) else []
-        if tables:  # in their places: (played_at, the matches first, then each id)
-            matches = sorted(matches + tables, key=lambda row: (row[2], row[0] is None, row[:2]))
-        undone = RatingChange.objects.filter(pool_id=pool_id, played_at__gte=start)
-        # each player's rating before the first change undone, and how many are undone
-        before: dict[int, Skill] = {}
-        undone_counts: dict[int, int] = {}
-        by_player = [F("player_id")]
-        for player, mu, sigma, count in (
-            undone.annotate(
-                nth=Window(RowNumber(), partition_by=by_player, order_by=CHANGE_ORDER),
-                count=Window(Count("pk"), partition_by=by_player),
-            )
-            .filter(nth=1)
-            .values_list("player_id", "mu_before", "sigma_before", "count")
-        ):
-            before[player] = (mu, sigma)
-            undone_counts[player] = count
-        players = set(before)
-        for row in matches:
-            players.update(p for p in row[5:] if p is not None)
-        current = {
-            player: (mu, sigma, count)
-            for player, mu, sigma, count in Rating.objects.filter(
-                pool_id=pool_id, player_id__in=players
-            ).values_list("player_id", "mu", "sigma", "matches")
-        }
-        skills: dict[int, Skill] = {}
-        counts: dict[int, int] = {}
-        for player in players:
-            mu, sigma, count = current.get(player, (*initial(), 0))
-            skills[player] = before.get(player, (mu, sigma))
-            counts[player] = max(count - undone_counts.get(player, 0), 0)
+    tables = source.rows(pool_id, start) if (source := ranked_tables()) else []
+    if tables:  # in their places: (played_at, the matches first, then each id)
+        if postgres:
+            tables = [(m, t, _micros(at), *rest) for m, t, at, *rest in tables]
+        matches = sorted(matches + tables, key=lambda row: (row[2], row[0] is None, row[:2]))
+    return matches
 
-        changes = []
-        rated = 0
-        for match_id, table_id, played_at, games_a, games_b, *four in matches:
-            if None in four or len(set(four)) != 4:
-                continue  # four different players, two a side, or the match is not rated
-            a1, a2, b1, b2 = four
-            new_a, new_b = rate_match(
-                (skills[a1], skills[a2]), (skills[b1], skills[b2]), outcome_of(games_a, games_b)
-            )
-            for player, new in zip(four, (*new_a, *new_b), strict=True):
-                changes.append((match_id, table_id, played_at, player, *skills[player], *new))
-                skills[player] = new
-                counts[player] += 1
-            rated += 1
 
-        undone.delete()
-        _insert_changes(pool_id, changes)
-        Rating.objects.bulk_create(
-            [
-                Rating(
-                    pool_id=pool_id,
-                    player_id=player,
-                    mu=skills[player][0],
-                    sigma=skills[player][1],
-                    ordinal=ordinal(skills[player]),
-                    matches=counts[player],
-                )
-                for player in players
-                if counts[player]
-            ],
-            update_conflicts=True,
-            unique_fields=["pool", "player"],
-            update_fields=["mu", "sigma", "ordinal", "matches"],
-            batch_size=BATCH,
+def _matches_postgres(pool_id: int, start: datetime) -> list[Row]:
+    """`_rated_matches`' competition matches in one query, played_at in microseconds (a
+    datetime each would cost more than the rest of the row)."""
+    query = f"""
+        SELECT r.match_id, NULL,
+               (EXTRACT(EPOCH FROM s.played_at) * 1000000)::bigint - {_EPOCH_MICROS},
+               r.games_a, r.games_b, a.player_1_id, a.player_2_id, b.player_1_id, b.player_2_id
+        FROM {Result._meta.db_table} r
+        JOIN {RatedMatch._meta.db_table} s ON s.match_id = r.match_id
+        JOIN {Match._meta.db_table} m ON m.id = r.match_id
+        JOIN {Entry._meta.db_table} a ON a.id = m.entry_a_id
+        LEFT JOIN {Entry._meta.db_table} b ON b.id = m.entry_b_id
+        WHERE s.pool_id = %s AND s.played_at >= %s AND r.status = %s AND NOT r.forfeit
+        ORDER BY s.played_at, r.match_id
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(query, [pool_id, start, Result.Status.CONFIRMED])
+        return cursor.fetchall()
+
+
+def _undone(pool_id: int, start: datetime) -> tuple[dict[int, Skill], dict[int, int]]:
+    """Each player's rating before their first change from `start` on, and how many of their
+    changes are from `start` on (the changes the replay undoes)."""
+    before: dict[int, Skill] = {}
+    undone_counts: dict[int, int] = {}
+    by_player = [F("player_id")]
+    for player, mu, sigma, count in (
+        RatingChange.objects.filter(pool_id=pool_id, played_at__gte=start)
+        .annotate(
+            nth=Window(RowNumber(), partition_by=by_player, order_by=CHANGE_ORDER),
+            count=Window(Count("pk"), partition_by=by_player),
         )
-        Rating.objects.filter(
-            pool_id=pool_id, player_id__in=[p for p in players if not counts[p]]
-        ).delete()
-        RatingPool.objects.filter(pk=pool_id).update(
-            replaying_from=None, recalculated=timezone.now()
-        )
-    return rated
+        .filter(nth=1)
+        .values_list("player_id", "mu_before", "sigma_before", "count")
+    ):
+        before[player] = (mu, sigma)
+        undone_counts[player] = count
+    return before, undone_counts
 
+
+def _undone_postgres(pool_id: int, start: datetime) -> tuple[dict[int, Skill], dict[int, int]]:
+    """`_undone` counting each player's changes, then reading the first from the player's
+    history index (a window over all the changes would sort them all)."""
+    table = RatingChange._meta.db_table
+    query = f"""
+        SELECT c.player_id, f.mu_before, f.sigma_before, c.n
+        FROM (
+            SELECT player_id, count(*) AS n FROM {table}
+            WHERE pool_id = %(pool)s AND played_at >= %(start)s GROUP BY player_id
+        ) c
+        CROSS JOIN LATERAL (
+            SELECT mu_before, sigma_before FROM {table} f
+            WHERE f.player_id = c.player_id AND f.pool_id = %(pool)s AND f.played_at >= %(start)s
+            ORDER BY f.played_at, f.match_id NULLS LAST, f.table_id NULLS FIRST
+            LIMIT 1
+        ) f
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(query, {"pool": pool_id, "start": start})
+        rows = cursor.fetchall()
+    return (
+        {player: (mu, sigma) for player, mu, sigma, _n in rows},
+        {player: n for player, _mu, _sigma, n in rows},
+    )
+
+
+def _rate(
+    matches: list[Row], skills: dict[int, Skill], counts: dict[int, int]
+) -> Iterator[list[Rated]]:
+    """Rate `matches` in order, moving `skills` and `counts`: the rated matches, in batches
+    of `BATCH` as they are rated."""
+    batch: list[Rated] = []
+    for match_id, table_id, at, games_a, games_b, a1, a2, b1, b2 in matches:
+        if None in (a1, a2, b1, b2) or len({a1, a2, b1, b2}) != 4:
+            continue  # four different players, two a side, or the match is not rated
+        old = skills[a1], skills[a2], skills[b1], skills[b2]
+        outcome = _DRAW if games_a == games_b else _A_WINS if games_a > games_b else _B_WINS
+        new = skills[a1], skills[a2], skills[b1], skills[b2] = rate_four(*old, outcome)
+        counts[a1] += 1
+        counts[a2] += 1
+        counts[b1] += 1
+        counts[b2] += 1
+        batch.append((match_id, table_id, at, (a1, a2, b1, b2), old, new))
+        if len(batch) == BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+_A_WINS, _B_WINS, _DRAW = (outcome.value for outcome in MatchOutcome)
 
 # The order of a pool's rated matches (see the module's docstring), for its rating changes.
 CHANGE_ORDER = (
@@ -451,6 +579,7 @@ CHANGE_ORDER = (
     F("table_id").asc(nulls_first=True),
 )
 CHANGE_COLUMNS = (
+    "pool_id",
     "match_id",
     "table_id",
     "played_at",
@@ -462,55 +591,135 @@ CHANGE_COLUMNS = (
 )
 
 
-def _insert_changes(pool_id: int, rows: list[tuple]) -> None:
-    """Write rating changes, `CHANGE_COLUMNS` each: PostgreSQL's binary COPY, else batched
-    INSERTs."""
-    if connection.vendor != "postgresql":
+def _insert_changes(pool_id: int, batches: Iterator[list[Rated]]) -> int:
+    """Write the rated matches' changes with batched INSERTs (not PostgreSQL); how many
+    matches."""
+    rated = 0
+    for batch in batches:
         RatingChange.objects.bulk_create(
-            (
-                RatingChange(pool_id=pool_id, **dict(zip(CHANGE_COLUMNS, row, strict=True)))
-                for row in rows
-            ),
+            [
+                RatingChange(
+                    pool_id=pool_id,
+                    match_id=match_id,
+                    table_id=table_id,
+                    played_at=at,
+                    player_id=player,
+                    mu_before=mu,
+                    sigma_before=sigma,
+                    mu_after=new_mu,
+                    sigma_after=new_sigma,
+                )
+                for match_id, table_id, at, four, old, new in batch
+                for player, (mu, sigma), (new_mu, new_sigma) in zip(four, old, new, strict=True)
+            ],
             batch_size=BATCH // 10,
         )
-        return
-    table = connection.ops.quote_name(RatingChange._meta.db_table)
-    columns = ", ".join(("pool_id", *CHANGE_COLUMNS))
-    with (
-        connection.cursor() as cursor,
-        cursor.copy(f"COPY {table} ({columns}) FROM STDIN WITH (FORMAT BINARY)") as copy,
-    ):
-        copy.write(_COPY_HEADER)
-        last, head = None, b""
-        for batch in range(0, len(rows), BATCH):
-            lines = []
-            for match, table_id, at, player, mu, sigma, new_mu, new_sigma in rows[
-                batch : batch + BATCH
-            ]:
-                if (match, table_id) != last:  # the match's four rows share their first fields
-                    head = _copy_head(pool_id, match, table_id, at)
-                    last = (match, table_id)
-                lines.append(head + _COPY_TAIL(8, player, 8, mu, 8, sigma, 8, new_mu, 8, new_sigma))
-            copy.write(b"".join(lines))
-        copy.write(_COPY_TRAILER)
+        rated += len(batch)
+    return rated
+
+
+def _copy_changes(
+    pool_id: int, start: datetime, undone: int, batches: Iterator[list[Rated]]
+) -> int:
+    """Write the rated matches' changes in place of the `undone` ones from `start` on, on
+    PostgreSQL: a binary COPY into the table when none are undone; else into a temporary
+    table, from which each undone change (same match or table, same player) is overwritten
+    in place, the ones left deleted and the new ones inserted. How many matches.
+
+    Overwriting a row leaves every index as it was (a HOT update: the table keeps room on
+    its pages, migration 0007) where deleting and inserting it again would add one entry
+    to each of its indexes: a whole pool's replay takes a third of the time.
+    """
+    changes = RatingChange._meta.db_table
+    target = changes if not undone else "ratings_replayed"
+    with connection.cursor() as cursor:
+        if undone:
+            cursor.execute(
+                f"CREATE TEMPORARY TABLE {target} (pool_id bigint, match_id bigint, "
+                "table_id bigint, played_at timestamptz, player_id bigint, "
+                "mu_before double precision, sigma_before double precision, "
+                "mu_after double precision, sigma_after double precision) ON COMMIT DROP"
+            )
+        with cursor.copy(
+            f"COPY {target} ({', '.join(CHANGE_COLUMNS)}) FROM STDIN WITH (FORMAT BINARY)"
+        ) as copy:
+            copy.write(_COPY_HEADER)
+            rated, tables = 0, False
+            for batch in batches:
+                copy.write(_copy_rows(pool_id, batch))
+                rated += len(batch)
+                tables = tables or any(row[1] is not None for row in batch)
+            copy.write(_COPY_TRAILER)
+        if not undone:
+            return rated
+        written = 4 * rated
+        keys = ["match_id"] + (["table_id"] if tables else [])
+        params = {"pool": pool_id, "start": start}
+        overwritten = 0
+        for key in keys:
+            cursor.execute(
+                f"""UPDATE {changes} c SET played_at = n.played_at, mu_before = n.mu_before,
+                    sigma_before = n.sigma_before, mu_after = n.mu_after,
+                    sigma_after = n.sigma_after
+                FROM {target} n
+                WHERE c.pool_id = %(pool)s AND c.played_at >= %(start)s
+                    AND c.{key} = n.{key} AND c.player_id = n.player_id""",
+                params,
+            )
+            overwritten += cursor.rowcount
+        unmatched = " ".join(
+            f"AND NOT EXISTS (SELECT FROM {{other}} o WHERE o.{key} = {{this}}.{key} "
+            f"AND o.player_id = {{this}}.player_id{{where}})"
+            for key in keys
+        )
+        if overwritten < undone:  # the undone changes that no longer are
+            cursor.execute(
+                f"DELETE FROM {changes} c WHERE c.pool_id = %(pool)s "
+                f"AND c.played_at >= %(start)s "
+                + unmatched.format(other=target, this="c", where=""),
+                params,
+            )
+        if overwritten < written:  # the new ones; a change outside the undone ones refuses
+            where = " AND o.pool_id = %(pool)s AND o.played_at >= %(start)s"
+            cursor.execute(
+                f"INSERT INTO {changes} ({', '.join(CHANGE_COLUMNS)}) "
+                f"SELECT {', '.join(CHANGE_COLUMNS)} FROM {target} n WHERE TRUE "
+                + unmatched.format(other=changes, this="n", where=where),
+                params,
+            )
+        cursor.execute(f"DROP TABLE {target}")
+    return rated
 
 
 # COPY's binary format, written by hand (psycopg's write_row takes several times longer): a
 # row is its number of fields, then each field's length in bytes (-1: NULL) and its value:
 # bigint ids, a timestamptz as microseconds since 2000-01-01 UTC, double precision floats.
+# A rated match's four rows share their first four fields (their head, 42 bytes).
 _COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack("!ii", 0, 0)
 _COPY_TRAILER = struct.pack("!h", -1)
-_COPY_TAIL = struct.Struct("!iqidididid").pack  # player_id, mu/sigma before, mu/sigma after
+_COPY_MATCH_HEAD = struct.Struct("!hiqiqiiq").pack  # 9 fields: pool, match, no table, at
+_COPY_TABLE_HEAD = struct.Struct("!hiqiiqiq").pack  # 9 fields: pool, no match, table, at
+_COPY_ROW = struct.Struct("!42siqidididid").pack  # head, player, mu/sigma before/after
 _POSTGRES_EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
+_EPOCH_MICROS = 946_684_800_000_000  # 2000-01-01 UTC in microseconds since 1970
 _MICROSECOND = timedelta(microseconds=1)
 
 
-def _copy_head(pool_id: int, match: int | None, table_id: int | None, at: datetime) -> bytes:
-    """A change's first fields (9 in all): pool_id, match_id, table_id, played_at."""
-    micros = (at - _POSTGRES_EPOCH) // _MICROSECOND
-    if table_id is None:
-        return struct.pack("!hiqiqiiq", 9, 8, pool_id, 8, match, -1, 8, micros)
-    return struct.pack("!hiqiiqiq", 9, 8, pool_id, -1, 8, table_id, 8, micros)
+def _micros(at: datetime) -> int:
+    return (at - _POSTGRES_EPOCH) // _MICROSECOND
+
+
+def _copy_rows(pool_id: int, batch: list[Rated]) -> bytes:
+    """A batch of rated matches' changes in COPY's binary format, four rows each."""
+    lines = []
+    for match_id, table_id, at, four, old, new in batch:
+        if table_id is None:
+            head = _COPY_MATCH_HEAD(9, 8, pool_id, 8, match_id, -1, 8, at)
+        else:
+            head = _COPY_TABLE_HEAD(9, 8, pool_id, -1, 8, table_id, 8, at)
+        for player, (mu, sigma), (new_mu, new_sigma) in zip(four, old, new, strict=True):
+            lines.append(_COPY_ROW(head, 8, player, 8, mu, 8, sigma, 8, new_mu, 8, new_sigma))
+    return b"".join(lines)
 
 
 # Reading -----------------------------------------------------------------------------

@@ -56,36 +56,34 @@ def outcome_of(games_a: int, games_b: int) -> MatchOutcome:
 _TAU_SQUARED = MODEL.tau * MODEL.tau
 _BETA_SQUARED = MODEL.beta**2
 _KAPPA = MODEL.kappa
+_A_WINS, _B_WINS, _DRAW = (outcome.value for outcome in MatchOutcome)
 
 
-def _team(team: tuple[Skill, Skill]) -> tuple[float, float, float, float, float, float]:
-    """Both players' mu and sigma (tau added), the team's mu and sigma squared."""
-    (mu_1, sigma_1), (mu_2, sigma_2) = team
-    sigma_1 = math.sqrt(sigma_1 * sigma_1 + _TAU_SQUARED)
-    sigma_2 = math.sqrt(sigma_2 * sigma_2 + _TAU_SQUARED)
-    return mu_1, sigma_1, mu_2, sigma_2, mu_1 + mu_2, sigma_1**2 + sigma_2**2
-
-
-def _player(mu: float, sigma: float, s2: float, omega: float, delta: float) -> Skill:
-    share = sigma**2 / s2
-    return mu + share * omega, sigma * math.sqrt(max(1 - share * delta, _KAPPA))
-
-
-def rate_match(
-    team_a: tuple[Skill, Skill], team_b: tuple[Skill, Skill], outcome: MatchOutcome
-) -> tuple[list[Skill], list[Skill]]:
-    """The skills of A's two players and of B's two players after the match."""
+def rate_four(
+    a1: Skill, a2: Skill, b1: Skill, b2: Skill, outcome: int
+) -> tuple[Skill, Skill, Skill, Skill]:
+    """The skills of A's two players and of B's two players after the match (`outcome` a
+    `MatchOutcome` or its value), in one function body: a replay calls it for every match."""
+    sqrt = math.sqrt
     # openskill sorts the teams by rank first: the winner (or A, in a draw) comes first.
-    first, second = (team_b, team_a) if outcome is MatchOutcome.B_WINS else (team_a, team_b)
-    m1, s1, n1, t1, mu_1, s2_1 = _team(first)
-    m2, s2, n2, t2, mu_2, s2_2 = _team(second)
-    c = math.sqrt((s2_1 + _BETA_SQUARED) + (s2_2 + _BETA_SQUARED))
-    e_1 = math.exp(mu_1 / c)
-    e_2 = math.exp(mu_2 / c)
+    if outcome == _B_WINS:
+        (m1, s1), (n1, t1), (m2, s2), (n2, t2) = b1, b2, a1, a2
+    else:
+        (m1, s1), (n1, t1), (m2, s2), (n2, t2) = a1, a2, b1, b2
+    # Each player's sigma with tau added; each team's mu and sigma squared.
+    s1 = sqrt(s1 * s1 + _TAU_SQUARED)
+    t1 = sqrt(t1 * t1 + _TAU_SQUARED)
+    s2 = sqrt(s2 * s2 + _TAU_SQUARED)
+    t2 = sqrt(t2 * t2 + _TAU_SQUARED)
+    q1 = s1**2 + t1**2
+    q2 = s2**2 + t2**2
+    c = sqrt((q1 + _BETA_SQUARED) + (q2 + _BETA_SQUARED))
+    e_1 = math.exp((m1 + n1) / c)
+    e_2 = math.exp((m2 + n2) / c)
     both = e_1 + e_2
     p_1 = e_1 / both
     p_2 = e_2 / both
-    if outcome is MatchOutcome.DRAW:
+    if outcome == _DRAW:
         # Both teams share rank 0: each is compared with the sum of both, counted twice.
         omega_1 = (1 - p_1) / 2 - p_1 / 2
         delta_1 = p_1 * (1 - p_1) / 2 + p_1 * (1 - p_1) / 2
@@ -97,10 +95,27 @@ def rate_match(
         delta_1 = p_1 * (1 - p_1)
         omega_2 = -p_2
         delta_2 = p_2 * (1 - p_2)
-    omega_1 *= s2_1 / c
-    delta_1 = delta_1 * (s2_1 / c**2) * (math.sqrt(s2_1) / c)
-    omega_2 *= s2_2 / c
-    delta_2 = delta_2 * (s2_2 / c**2) * (math.sqrt(s2_2) / c)
-    new_1 = [_player(m1, s1, s2_1, omega_1, delta_1), _player(n1, t1, s2_1, omega_1, delta_1)]
-    new_2 = [_player(m2, s2, s2_2, omega_2, delta_2), _player(n2, t2, s2_2, omega_2, delta_2)]
-    return (new_2, new_1) if outcome is MatchOutcome.B_WINS else (new_1, new_2)
+    omega_1 *= q1 / c
+    delta_1 = delta_1 * (q1 / c**2) * (sqrt(q1) / c)
+    omega_2 *= q2 / c
+    delta_2 = delta_2 * (q2 / c**2) * (sqrt(q2) / c)
+    # Each player takes the team's update in proportion to their share of its variance.
+    share = s1**2 / q1
+    new_m1 = (m1 + share * omega_1, s1 * sqrt(max(1 - share * delta_1, _KAPPA)))
+    share = t1**2 / q1
+    new_n1 = (n1 + share * omega_1, t1 * sqrt(max(1 - share * delta_1, _KAPPA)))
+    share = s2**2 / q2
+    new_m2 = (m2 + share * omega_2, s2 * sqrt(max(1 - share * delta_2, _KAPPA)))
+    share = t2**2 / q2
+    new_n2 = (n2 + share * omega_2, t2 * sqrt(max(1 - share * delta_2, _KAPPA)))
+    if outcome == _B_WINS:
+        return new_m2, new_n2, new_m1, new_n1
+    return new_m1, new_n1, new_m2, new_n2
+
+
+def rate_match(
+    team_a: tuple[Skill, Skill], team_b: tuple[Skill, Skill], outcome: MatchOutcome
+) -> tuple[list[Skill], list[Skill]]:
+    """The skills of A's two players and of B's two players after the match."""
+    new_a1, new_a2, new_b1, new_b2 = rate_four(*team_a, *team_b, outcome)
+    return [new_a1, new_a2], [new_b1, new_b2]
