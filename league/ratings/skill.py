@@ -56,6 +56,7 @@ def outcome_of(games_a: int, games_b: int) -> MatchOutcome:
 _TAU_SQUARED = MODEL.tau * MODEL.tau
 _BETA_SQUARED = MODEL.beta**2
 _KAPPA = MODEL.kappa
+_sqrt, _exp = math.sqrt, math.exp
 _A_WINS, _B_WINS, _DRAW = (outcome.value for outcome in MatchOutcome)
 
 
@@ -63,23 +64,24 @@ def rate_four(
     a1: Skill, a2: Skill, b1: Skill, b2: Skill, outcome: int
 ) -> tuple[Skill, Skill, Skill, Skill]:
     """The skills of A's two players and of B's two players after the match (`outcome` a
-    `MatchOutcome` or its value), in one function body: a replay calls it for every match."""
-    sqrt = math.sqrt
+    `MatchOutcome` or its value), in one function body: a replay calls it for every match.
+    (A value used twice is computed once; `max(x, kappa)` is written out.)"""
     # openskill sorts the teams by rank first: the winner (or A, in a draw) comes first.
     if outcome == _B_WINS:
         (m1, s1), (n1, t1), (m2, s2), (n2, t2) = b1, b2, a1, a2
     else:
         (m1, s1), (n1, t1), (m2, s2), (n2, t2) = a1, a2, b1, b2
-    # Each player's sigma with tau added; each team's mu and sigma squared.
-    s1 = sqrt(s1 * s1 + _TAU_SQUARED)
-    t1 = sqrt(t1 * t1 + _TAU_SQUARED)
-    s2 = sqrt(s2 * s2 + _TAU_SQUARED)
-    t2 = sqrt(t2 * t2 + _TAU_SQUARED)
-    q1 = s1**2 + t1**2
-    q2 = s2**2 + t2**2
-    c = sqrt((q1 + _BETA_SQUARED) + (q2 + _BETA_SQUARED))
-    e_1 = math.exp((m1 + n1) / c)
-    e_2 = math.exp((m2 + n2) / c)
+    # Each player's sigma with tau added, and its square; each team's sigma squared.
+    s1 = _sqrt(s1 * s1 + _TAU_SQUARED)
+    t1 = _sqrt(t1 * t1 + _TAU_SQUARED)
+    s2 = _sqrt(s2 * s2 + _TAU_SQUARED)
+    t2 = _sqrt(t2 * t2 + _TAU_SQUARED)
+    v1, w1, v2, w2 = s1**2, t1**2, s2**2, t2**2
+    q1 = v1 + w1
+    q2 = v2 + w2
+    c = _sqrt((q1 + _BETA_SQUARED) + (q2 + _BETA_SQUARED))
+    e_1 = _exp((m1 + n1) / c)
+    e_2 = _exp((m2 + n2) / c)
     both = e_1 + e_2
     p_1 = e_1 / both
     p_2 = e_2 / both
@@ -95,19 +97,24 @@ def rate_four(
         delta_1 = p_1 * (1 - p_1)
         omega_2 = -p_2
         delta_2 = p_2 * (1 - p_2)
+    c_squared = c**2
     omega_1 *= q1 / c
-    delta_1 = delta_1 * (q1 / c**2) * (sqrt(q1) / c)
+    delta_1 = delta_1 * (q1 / c_squared) * (_sqrt(q1) / c)
     omega_2 *= q2 / c
-    delta_2 = delta_2 * (q2 / c**2) * (sqrt(q2) / c)
+    delta_2 = delta_2 * (q2 / c_squared) * (_sqrt(q2) / c)
     # Each player takes the team's update in proportion to their share of its variance.
-    share = s1**2 / q1
-    new_m1 = (m1 + share * omega_1, s1 * sqrt(max(1 - share * delta_1, _KAPPA)))
-    share = t1**2 / q1
-    new_n1 = (n1 + share * omega_1, t1 * sqrt(max(1 - share * delta_1, _KAPPA)))
-    share = s2**2 / q2
-    new_m2 = (m2 + share * omega_2, s2 * sqrt(max(1 - share * delta_2, _KAPPA)))
-    share = t2**2 / q2
-    new_n2 = (n2 + share * omega_2, t2 * sqrt(max(1 - share * delta_2, _KAPPA)))
+    share = v1 / q1
+    x = 1 - share * delta_1
+    new_m1 = (m1 + share * omega_1, s1 * _sqrt(_KAPPA if x < _KAPPA else x))
+    share = w1 / q1
+    x = 1 - share * delta_1
+    new_n1 = (n1 + share * omega_1, t1 * _sqrt(_KAPPA if x < _KAPPA else x))
+    share = v2 / q2
+    x = 1 - share * delta_2
+    new_m2 = (m2 + share * omega_2, s2 * _sqrt(_KAPPA if x < _KAPPA else x))
+    share = w2 / q2
+    x = 1 - share * delta_2
+    new_n2 = (n2 + share * omega_2, t2 * _sqrt(_KAPPA if x < _KAPPA else x))
     if outcome == _B_WINS:
         return new_m2, new_n2, new_m1, new_n1
     return new_m1, new_n1, new_m2, new_n2
