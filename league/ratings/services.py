@@ -26,7 +26,7 @@ and the (match, player, pool) unique constraint refuses any double update.
 """
 
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
@@ -380,7 +380,7 @@ def replay(pool_id: int, start: datetime) -> int:
         # while the next ones are computed.
         batches = _rate(matches, skills, counts)
         if postgres:
-            rated = _copy_changes(pool_id, start, sum(undone_counts.values()), batches)
+            rated = _copy_changes(pool_id, start, sum(undone_counts.values()), matches, batches)
         else:
             RatingChange.objects.filter(pool_id=pool_id, played_at__gte=start).delete()
             rated = _insert_changes(pool_id, batches)
@@ -558,8 +558,8 @@ def _rate(
     of `BATCH` as they are rated."""
     batch: list[Rated] = []
     for match_id, table_id, at, games_a, games_b, a1, a2, b1, b2 in matches:
-        if None in (a1, a2, b1, b2) or len({a1, a2, b1, b2}) != 4:
-            continue  # four different players, two a side, or the match is not rated
+        if not _rateable((a1, a2, b1, b2)):
+            continue
         old = skills[a1], skills[a2], skills[b1], skills[b2]
         outcome = _DRAW if games_a == games_b else _A_WINS if games_a > games_b else _B_WINS
         new = skills[a1], skills[a2], skills[b1], skills[b2] = rate_four(*old, outcome)
@@ -573,6 +573,11 @@ def _rate(
             batch = []
     if batch:
         yield batch
+
+
+def _rateable(four: Sequence[int | None]) -> bool:
+    """Four different players, two a side, or the match is not rated."""
+    return None not in four and len(set(four)) == 4
 
 
 _A_WINS, _B_WINS, _DRAW = (outcome.value for outcome in MatchOutcome)
@@ -616,84 +621,184 @@ def _insert_changes(pool_id: int, batches: Iterator[list[Rated]]) -> int:
                 )
                 for match_id, table_id, at, four, old, new in batch
                 for player, (mu, sigma), (new_mu, new_sigma) in zip(four, old, new, strict=True)
-            ],
-            batch_size=BATCH // 10,
+            ]
         )
         rated += len(batch)
     return rated
 
 
 def _copy_changes(
-    pool_id: int, start: datetime, undone: int, batches: Iterator[list[Rated]]
+    pool_id: int,
+    start: datetime,
+    undone: int,
+    matches: list[Row],
+    batches: Iterator[list[Rated]],
 ) -> int:
     """Write the rated matches' changes in place of the `undone` ones from `start` on, on
-    PostgreSQL: a binary COPY into the table when none are undone; else into a temporary
-    table, from which each undone change (same match or table, same player) is overwritten
-    in place, the ones left deleted and the new ones inserted. How many matches.
+    PostgreSQL; how many matches. With none undone, a binary COPY into the table, which
+    the database takes in while the next batch is rated; else see `_overwrite_changes`."""
+    if undone:
+        return _overwrite_changes(pool_id, start, undone, matches, batches)
+    rated = 0
+    with (
+        connection.cursor() as cursor,
+        cursor.copy(f"COPY {_CHANGES} ({_COLUMNS}) FROM STDIN WITH (FORMAT BINARY)") as copy,
+    ):
+        copy.write(_COPY_HEADER)
+        for batch in batches:
+            copy.write(_copy_rows(pool_id, batch))
+            rated += len(batch)
+        copy.write(_COPY_TRAILER)
+    return rated
+
+
+_REPLAYED = "ratings_replayed"  # a temporary table: one batch of changes
+_REPLAYED_KEYS = "ratings_replayed_keys"  # a temporary table: every change's match or table
+_CHANGES = RatingChange._meta.db_table
+_COLUMNS = ", ".join(CHANGE_COLUMNS)
+_OVERWRITE = f"""
+    UPDATE {_CHANGES} c SET played_at = n.played_at, mu_before = n.mu_before,
+        sigma_before = n.sigma_before, mu_after = n.mu_after, sigma_after = n.sigma_after
+    FROM {_REPLAYED} n
+    WHERE c.pool_id = {{pool}} AND c.played_at >= {{start}} {{where}}
+        AND c.{{key}} = n.{{key}} AND c.player_id = n.player_id;
+"""
+_NOT_UNDONE = f"""
+    NOT EXISTS (SELECT FROM {_CHANGES} c WHERE c.{{key}} = n.{{key}}
+        AND c.player_id = n.player_id AND c.pool_id = %(pool)s AND c.played_at >= %(start)s)
+"""
+
+
+def _overwrite_changes(
+    pool_id: int,
+    start: datetime,
+    undone: int,
+    matches: list[Row],
+    batches: Iterator[list[Rated]],
+) -> int:
+    """Overwrite the undone changes with the new ones batch by batch, each change in its
+    own row (same match or table, same player); insert the new ones; delete the undone ones
+    that no longer are. How many matches.
 
     Overwriting a row leaves every index as it was (a HOT update: the table keeps room on
-    its pages, migration 0007) where deleting and inserting it again would add one entry
-    to each of its indexes: a whole pool's replay takes a third of the time.
+    its pages, migration 0007), where deleting and inserting it again would add an entry
+    to each of its indexes, several times the work. Each batch is copied into a temporary
+    table, and its UPDATE sent without waiting: the database runs it while the next batch
+    is rated.
     """
-    changes = RatingChange._meta.db_table
-    target = changes if not undone else "ratings_replayed"
+    pgconn = connection.connection.pgconn  # libpq's connection, to send without waiting
+    sent: tuple[int, tuple[str, ...]] | None = None  # the batch being overwritten
+    rated = overwritten = 0
+    params = {"pool": pool_id, "start": start}
     with connection.cursor() as cursor:
-        if undone:
-            cursor.execute(
-                f"CREATE TEMPORARY TABLE {target} (pool_id bigint, match_id bigint, "
-                "table_id bigint, played_at timestamptz, player_id bigint, "
-                "mu_before double precision, sigma_before double precision, "
-                "mu_after double precision, sigma_after double precision) ON COMMIT DROP"
-            )
-        with cursor.copy(
-            f"COPY {target} ({', '.join(CHANGE_COLUMNS)}) FROM STDIN WITH (FORMAT BINARY)"
-        ) as copy:
-            copy.write(_COPY_HEADER)
-            rated, tables = 0, False
-            for batch in batches:
-                copy.write(_copy_rows(pool_id, batch))
-                rated += len(batch)
-                tables = tables or any(row[1] is not None for row in batch)
-            copy.write(_COPY_TRAILER)
-        if not undone:
-            return rated
-        written = 4 * rated
-        keys = ["match_id"] + (["table_id"] if tables else [])
-        params = {"pool": pool_id, "start": start}
-        overwritten = 0
-        for key in keys:
-            cursor.execute(
-                f"""UPDATE {changes} c SET played_at = n.played_at, mu_before = n.mu_before,
-                    sigma_before = n.sigma_before, mu_after = n.mu_after,
-                    sigma_after = n.sigma_after
-                FROM {target} n
-                WHERE c.pool_id = %(pool)s AND c.played_at >= %(start)s
-                    AND c.{key} = n.{key} AND c.player_id = n.player_id""",
-                params,
-            )
-            overwritten += cursor.rowcount
-        unmatched = " ".join(
-            f"AND NOT EXISTS (SELECT FROM {{other}} o WHERE o.{key} = {{this}}.{key} "
-            f"AND o.player_id = {{this}}.player_id{{where}})"
-            for key in keys
+        cursor.execute(
+            f"CREATE TEMPORARY TABLE {_REPLAYED} (pool_id bigint, match_id bigint, "
+            "table_id bigint, played_at timestamptz, player_id bigint, "
+            "mu_before double precision, sigma_before double precision, "
+            "mu_after double precision, sigma_after double precision) ON COMMIT DROP"
         )
-        if overwritten < undone:  # the undone changes that no longer are
-            cursor.execute(
-                f"DELETE FROM {changes} c WHERE c.pool_id = %(pool)s "
-                f"AND c.played_at >= %(start)s "
-                + unmatched.format(other=target, this="c", where=""),
-                params,
-            )
-        if overwritten < written:  # the new ones; a change outside the undone ones refuses
-            where = " AND o.pool_id = %(pool)s AND o.played_at >= %(start)s"
-            cursor.execute(
-                f"INSERT INTO {changes} ({', '.join(CHANGE_COLUMNS)}) "
-                f"SELECT {', '.join(CHANGE_COLUMNS)} FROM {target} n WHERE TRUE "
-                + unmatched.format(other=changes, this="n", where=where),
-                params,
-            )
-        cursor.execute(f"DROP TABLE {target}")
+        try:
+            for batch in batches:
+                data = _copy_rows(pool_id, batch)
+                if sent is not None:
+                    overwritten += _finish_batch(cursor, pgconn, *sent, params)
+                    sent = None
+                cursor.execute(f"TRUNCATE {_REPLAYED}")
+                with cursor.copy(
+                    f"COPY {_REPLAYED} ({_COLUMNS}) FROM STDIN WITH (FORMAT BINARY)"
+                ) as copy:
+                    copy.write(_COPY_HEADER)
+                    copy.write(data)
+                    copy.write(_COPY_TRAILER)
+                # The undone changes of the batch's matches, still at their times.
+                keys = ("match_id", "table_id") if any(r[1] for r in batch) else ("match_id",)
+                first, last = (_timestamp(_datetime(batch[i][2])) for i in (0, -1))
+                where = f"AND c.played_at BETWEEN {first} AND {last}"
+                pgconn.send_query(
+                    "".join(
+                        _OVERWRITE.format(
+                            pool=int(pool_id), start=_timestamp(start), where=where, key=key
+                        )
+                        for key in keys
+                    ).encode()
+                )
+                sent = (4 * len(batch), keys)
+                rated += len(batch)
+            if sent is not None:
+                overwritten += _finish_batch(cursor, pgconn, *sent, params)
+                sent = None
+        finally:
+            if sent is not None:  # something failed while the database was overwriting
+                _results(pgconn, raise_error=False)
+        if overwritten < undone:  # some of the undone changes no longer are
+            _delete_left(cursor, pool_id, start, matches)
+        cursor.execute(f"DROP TABLE {_REPLAYED}")
     return rated
+
+
+def _timestamp(at: datetime) -> str:
+    """`at` as an SQL literal."""
+    return f"'{at.isoformat()}'::timestamptz"
+
+
+def _results(pgconn, raise_error: bool = True) -> int:
+    """The rows changed by the statements sent with `send_query`, once they are done."""
+    from psycopg import errors, pq  # PostgreSQL only
+
+    changed, error = 0, None
+    while (result := pgconn.get_result()) is not None:
+        if result.status == pq.ExecStatus.COMMAND_OK:
+            changed += int(result.command_tuples or 0)
+        elif error is None:
+            error = errors.error_from_result(result)
+    if error is not None and raise_error:
+        raise error
+    return changed
+
+
+def _finish_batch(
+    cursor, pgconn, rows: int, keys: tuple[str, ...], params: dict[str, object]
+) -> int:
+    """Wait for the batch's overwriting (`rows` changes); overwrite the changes of a match
+    that moved in time, insert the new ones. How many undone changes it overwrote."""
+    overwritten = _results(pgconn)
+    if overwritten < rows:  # the ones of a match that moved in time
+        for key in keys:
+            statement = _OVERWRITE.format(
+                pool="%(pool)s", start="%(start)s", where="AND c.played_at <> n.played_at", key=key
+            )
+            cursor.execute(statement, params)
+            overwritten += cursor.rowcount
+    if overwritten < rows:  # new ones; one that clashes with a change before `start` fails
+        cursor.execute(
+            f"INSERT INTO {_CHANGES} ({_COLUMNS}) SELECT {_COLUMNS} FROM {_REPLAYED} n WHERE "
+            + " AND ".join(_NOT_UNDONE.format(key=key) for key in keys),
+            params,
+        )
+    return overwritten
+
+
+def _delete_left(cursor, pool_id: int, start: datetime, matches: list[Row]) -> None:
+    """Delete the changes from `start` on that the replay of `matches` did not write."""
+    cursor.execute(
+        f"CREATE TEMPORARY TABLE {_REPLAYED_KEYS} (match_id bigint, table_id bigint, "
+        "player_id bigint) ON COMMIT DROP"
+    )
+    with cursor.copy(f"COPY {_REPLAYED_KEYS} (match_id, table_id, player_id) FROM STDIN") as copy:
+        for match_id, table_id, _at, _a, _b, *four in matches:
+            if _rateable(four):
+                for player in four:
+                    copy.write_row((match_id, table_id, player))
+    cursor.execute(
+        f"DELETE FROM {_CHANGES} c WHERE c.pool_id = %(pool)s AND c.played_at >= %(start)s "
+        + " ".join(
+            f"AND NOT EXISTS (SELECT FROM {_REPLAYED_KEYS} k WHERE k.{key} = c.{key} "
+            "AND k.player_id = c.player_id)"
+            for key in ("match_id", "table_id")
+        ),
+        {"pool": pool_id, "start": start},
+    )
+    cursor.execute(f"DROP TABLE {_REPLAYED_KEYS}")
 
 
 # COPY's binary format, written by hand (psycopg's write_row takes several times longer): a
@@ -711,6 +816,10 @@ _MICROSECOND = timedelta(microseconds=1)
 
 def _micros(at: datetime) -> int:
     return (at - _POSTGRES_EPOCH) // _MICROSECOND
+
+
+def _datetime(micros: int) -> datetime:
+    return _POSTGRES_EPOCH + micros * _MICROSECOND
 
 
 def _copy_rows(pool_id: int, batch: list[Rated]) -> bytes:

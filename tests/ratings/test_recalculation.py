@@ -1,11 +1,12 @@
 """Updates, corrections and late results: the pool always equals a computation from scratch."""
 
 import random
+from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
 
-from league.models import Event, Organisation
+from league.models import Event, Match, Organisation, Result
 from league.ratings import services
 from league.ratings.models import RatedMatch, Rating, RatingChange, RatingPool
 from league.services.errors import ServiceError
@@ -89,6 +90,51 @@ def test_replaying_twice_changes_nothing(pool):
     recalculate(pool)
     assert stored(pool) == first
     assert RatingChange.objects.filter(pool=pool.pool).count() == 12 * 4
+
+
+def changes(pool: Pool) -> list[tuple]:
+    return list(
+        RatingChange.objects.filter(pool=pool.pool)
+        .order_by("match_id", "player_id")
+        .values_list(
+            "match_id",
+            "player_id",
+            "played_at",
+            "mu_before",
+            "sigma_before",
+            "mu_after",
+            "sigma_after",
+        )
+    )
+
+
+def test_moved_dropped_and_late_matches_replay_like_from_scratch(pool, monkeypatch):
+    """A replay over several batches, where the undone changes are overwritten in place (on
+    PostgreSQL): a match moved to a later day, one no longer rated, a late one."""
+    monkeypatch.setattr(services, "BATCH", 3)
+    play_random(pool, 12)
+    recalculate(pool)
+    moved, dropped = pool.played[2][0], pool.played[5][0]
+    moved.scheduled += timedelta(days=7)
+    moved.save(update_fields=["scheduled"])
+    services.result_counted(moved)
+    dropped.results.filter(status=Result.Status.CONFIRMED).update(forfeit=True)
+    services.result_counted(dropped)
+    pool.play((4, 5, 6, 7), 2, 0, day=3)
+    assert recalculate(pool) == 1
+    replayed, ratings = changes(pool), stored(pool)
+    assert len(replayed) == 12 * 4
+    assert not RatingChange.objects.filter(match=dropped).exists()
+    # The same, from nothing: every change written anew.
+    RatingChange.objects.filter(pool=pool.pool).delete()
+    Rating.objects.filter(pool=pool.pool).delete()
+    services.mark_dirty(pool.pool.pk, services.FROM_START)
+    recalculate(pool)
+    assert changes(pool) == replayed and stored(pool) == ratings
+    pool.played = [
+        (Match.objects.get(pk=m.pk), *rest) for m, *rest in pool.played if m.pk != dropped.pk
+    ]
+    assert ratings == by_openskill(pool)
 
 
 def test_forfeits_and_incomplete_pairs_are_not_rated(pool):
