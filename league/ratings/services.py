@@ -22,7 +22,10 @@ cannot get the lock leaves at once, and the holder takes the marker up again bef
 lets go, so a request made during a replay is merged into it. A replay from a point first
 puts every player back to their rating before that point (`RatingChange.mu_before`), then
 rates the matches from there on, in one transaction: replaying twice gives the same state,
-and the (match, player, pool) unique constraint refuses any double update.
+and the (match, player, pool) unique constraint refuses any double update. On PostgreSQL
+the rating changes from that point are overwritten in place, each in its row (a HOT update,
+which touches no index), new ones inserted and those no longer rated deleted; elsewhere they
+are deleted and written again.
 """
 
 import struct
@@ -30,6 +33,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
@@ -359,10 +363,7 @@ def replay(pool_id: int, start: datetime) -> int:
                 cursor.execute("SET LOCAL work_mem = '64MB'")
         matches = _rated_matches(pool_id, start, postgres)
         before, undone_counts = (_undone_postgres if postgres else _undone)(pool_id, start)
-        players = set(before)
-        for row in matches:
-            players.update(row[5:])
-        players.discard(None)
+        players: set[int] = set(before).union(*(row[5:] for row in matches)) - {None}
         current = {
             player: (mu, sigma, count)
             for player, mu, sigma, count in Rating.objects.filter(
@@ -444,7 +445,7 @@ def _save_ratings(
 Row = tuple
 # A rated match: (match id, table id, played_at, its four players, their skills before,
 # their skills after).
-Rated = tuple[int | None, int | None, object, tuple, tuple, tuple]
+Rated = tuple[int | None, int | None, Any, tuple[int, int, int, int], tuple, tuple]
 
 
 def _rated_matches(pool_id: int, start: datetime, postgres: bool) -> list[Row]:
