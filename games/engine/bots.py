@@ -10,34 +10,35 @@ facts only: a seat that passed or drew holds neither open number (until it draws
   tiles, play doubles early, keep the variety of numbers, keep tiles that follow the ends,
   show the number the next opponent cannot follow, never the one the partner cannot, play
   to the partner's numbers, and take the points a play scores at once.
-- **strong** deals the hidden tiles many times, each deal consistent with what the seat has
-  seen, values every legal action in each deal and plays the one with the best mean result
-  for its side. How it values an action in a deal depends on how far the hand has gone:
-  - early, while many tiles are left (more than `STRONG_TILES` in the hands), solving a
-    deal exactly is too dear: it plays the hand out with a fixed, quick policy
-    (determinised Monte Carlo, `action_values`);
-  - from then on it solves a seeded sample of the deals (up to `STRONG_SAMPLES`) exactly,
-    as if all tiles were face up (exact.py, solver.py: the analysis's own sampling), which
-    sees replies a fixed policy misses;
-  - once the deals it cannot tell apart are few (`STRONG_DEALS`), it solves every one.
-  The solving is bounded by a budget of the solver's positions (`NODES_PER_PLAYOUT` per
-  playout allowed) and by the time budget, when given; past either, it plays the best
-  mean of the deals solved so far (at least two).
+- **strong** values every legal action over the deals of the hidden tiles consistent with
+  what the seat has seen and plays the one with the best mean result for its side: each deal
+  solved exactly, as if all tiles were face up (exact.py, solver.py: the analysis's own
+  deals), from the hand's first decision on. Once the deals it cannot tell apart are few
+  (`STRONG_DEALS`) it solves every one; before, a sample (up to `STRONG_SAMPLES`), fewer
+  early in the hand, where one deal is dearer to solve. The deals are not all equally
+  likely: players shed their heavy tiles first, so a deal in which a seat held a heavier
+  tile it could have played, and did not, explains its play less well (`plausibility`,
+  partner and opponents alike); the sample is drawn by that weight from many uniform deals,
+  and with every deal solved each counts by it. The solving is bounded by a budget of the
+  solver's positions (`NODES_PER_PLAYOUT` per playout allowed) and by the time budget, when
+  given; past either, it plays the best mean of the deals solved so far (at least two). A
+  five-doubles choice, or a deal too large for the budget, is valued by playing the hand
+  out with a fixed, quick policy instead (determinised Monte Carlo, `action_values`).
 
 Why determinised Monte Carlo rather than information-set MCTS: a domino hand is short (at
 most 28 actions) and branches little, so one ply of choice over many complete deals already
 captures what matters, and every action is compared on the same deals, which removes most
 of the noise between them. Its known weakness, strategy fusion (the search may use
-knowledge the seat does not have), is limited in the playouts because their fixed policy
-reads only the playing seat's own hand and the open ends, never other hands; the exact
-solves do have it (each plays as if it saw every tile), but late in a hand, where they are
-used, the hidden tiles are few and the deals alike, and seeing the opponents' best replies
-matters more than what they could not know.
+knowledge the seat does not have), is real in the exact solves (each plays as if it saw
+every tile), but against opponents who play well, seeing their best replies matters more
+than what they could not know: measured against the `dominoes` package's players
+(benchmarks/bots.py), solving from the first decision beat playing out before 22 tiles.
 
 Results are deterministic for a given `random.Random` seed and playout budget; a time budget,
 when given, only ever stops the search early.
 """
 
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -59,18 +60,15 @@ from .state import (
     legal_actions,
     play_out,
 )
-from .tiles import ALL, HI, IS_DOUBLE, LO, PIPS, tiles_of
+from .tiles import ALL, DOUBLES, HI, IS_DOUBLE, LO, PIPS, SUIT, tiles_of
 
 LEVELS = ("easy", "medium", "strong")
 DEFAULT_PLAYOUTS = 600
 # The strong level solves every deal it cannot tell apart (exact.py) while they are at most
-# this many and fit in its budget of the solver's positions (so many per playout it may
-# make: a small budget plays out instead). Once at most STRONG_TILES tiles are left in the
-# hands, where one deal solves in milliseconds, it solves a seeded sample of up to
-# STRONG_SAMPLES of the deals instead (each solve bounded by the same budget); before
-# that, it plays out.
+# STRONG_DEALS, else a sample of up to STRONG_SAMPLES of them drawn by how well they explain
+# the others' plays (`plausibility`), within its budget of the solver's positions (so many
+# per playout it may make); a deal too large for that budget plays out instead.
 STRONG_DEALS = 400
-STRONG_TILES = 22
 STRONG_SAMPLES = 40
 NODES_PER_PLAYOUT = 250
 _PLAY_KIND, _PASS_KIND, _DRAW_KIND = 0, 1, 2
@@ -282,6 +280,95 @@ def action_values(
     return {action: total / done for action, total in totals.items()}
 
 
+# ---------------------------------------------------------------- what the plays suggest
+
+# How strongly a seat is taken to prefer its heaviest tile, by how many tiles it has played
+# in the hand before (its first play tells the most: players shed heavy tiles early).
+PLAUSIBILITY = (0.6, 0.3, 0.15)
+
+
+def _plays_seen(view: SeatView) -> list[tuple[int, int, int, int, float]]:
+    """Each play by another seat as evidence: (seat, tile, the tiles that could have
+    been played instead (a mask: those fitting the ends then; every tile at an opening),
+    the tiles the seat played from then on, the preference's strength)."""
+    state = view.state
+    setup = state.setup
+    n = len(state.hands)
+    line = state.line
+    nums = [-1, -1, -1, -1]
+    spinner = bool(line) and setup.rules.spinner and IS_DOUBLE[line[0][0]]
+    covered = [False, False]
+    seat, played = setup.opener, 0
+    plays: list[tuple[int, int, int]] = []  # (seat, tile, the fitting mask)
+    for action in state.actions:
+        kind = ACTIONS[action][0]
+        if kind != _PLAY_KIND:
+            if kind == _PASS_KIND:
+                seat = (seat + 1) % n
+            continue
+        tile, end, outer = line[played]
+        played += 1
+        if end < 0:
+            fits = -1 if setup.forced < 0 else 0  # a forced opening tells nothing
+            if setup.need_double:
+                fits = DOUBLES
+            nums[0], nums[1] = outer, HI[tile] if LO[tile] == outer else LO[tile]
+        else:
+            fits = 0
+            for c in nums:
+                if c >= 0:
+                    fits |= SUIT[c & 7]
+            nums[end] = outer
+            if end < 2:
+                covered[end] = True
+            if spinner and nums[2] < 0 and all(covered):
+                nums[2] = nums[3] = LO[line[0][0]]
+        if seat != view.seat and fits:
+            plays.append((seat, tile, fits))
+        seat = (seat + 1) % n
+    evidence = []
+    later = [0] * n
+    for seat, tile, fits in reversed(plays):
+        later[seat] |= 1 << tile
+        evidence.append((seat, tile, fits, later[seat]))
+    evidence.reverse()
+    count = [0] * n
+    out = []
+    for seat, tile, fits, after in evidence:
+        k = count[seat]
+        count[seat] += 1
+        out.append((seat, tile, fits, after, PLAUSIBILITY[min(k, len(PLAUSIBILITY) - 1)]))
+    return out
+
+
+def plausibility(view: SeatView) -> Callable[[HandState], float] | None:
+    """How likely a full deal made the other seats' plays, each seat taken to prefer its
+    heavier tiles (a softmax over the tiles it could have played, by pips, a double half a
+    pip more): a deal where a seat held a heavier tile it could have played instead counts
+    less. None when the plays tell nothing."""
+    evidence = _plays_seen(view)
+    if not evidence or not PLAUSIBILITY:
+        return None
+    scale = [[math.exp(beta * _WEIGHT[t]) for t in range(28)] for beta in PLAUSIBILITY]
+    betas = {beta: i for i, beta in enumerate(PLAUSIBILITY)}
+    items = [(s, t, fits, after, scale[betas[beta]]) for s, t, fits, after, beta in evidence]
+
+    def prior(world: HandState) -> float:
+        hands = world.hands
+        p = 1.0
+        for seat, tile, fits, after, exp in items:
+            could = (hands[seat] | after) & fits
+            total = 0.0
+            while could:
+                low = could & -could
+                total += exp[low.bit_length() - 1]
+                could ^= low
+            p *= exp[tile] / total
+        return p
+
+    return prior
+
+
 # ---------------------------------------------------------------- the levels
 
 
@@ -352,7 +439,6 @@ def _strong(
     rng: random.Random,
     playouts: int = DEFAULT_PLAYOUTS,
     seconds: float | None = None,
-    tiles: int = STRONG_TILES,
 ) -> str:
     actions = legal_actions(view.state)
     if len(actions) == 1:
@@ -366,13 +452,14 @@ def _strong(
             rng,
             counts=view.counts,
             exact_deals=STRONG_DEALS,
-            samples=STRONG_SAMPLES if sum(view.counts) <= tiles else 0,
+            samples=STRONG_SAMPLES,
             nodes=budget,
             limit=budget,
             deadline=deadline,
+            prior=plausibility(view),
         )
         values = None if valued is None else valued.values
-    if values is None:
+    if values is None:  # a five-doubles choice, or a deal too large for the budget
         left = None if deadline is None else max(0.0, deadline - time.perf_counter())
         values = action_values(view, rng, playouts, left)
     best = max(values.values())

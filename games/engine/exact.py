@@ -14,7 +14,7 @@ with its standard error. In a draw game the boneyard's order is unknown too: it 
 
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from math import factorial, sqrt
 from typing import NamedTuple
 
@@ -26,6 +26,7 @@ EXACT_DEALS = 5000  # enumerate every consistent deal up to this many
 SAMPLES = 40  # deals solved when there are more
 _PLAY, _PASS, _DRAW = ACTIONS["5-4"][0], ACTIONS["pass"][0], ACTIONS["draw"][0]
 SOLVE_LIMIT = 400_000  # positions one deal's solve may search before it is given up
+POOL = 400  # uniform deals a prior's sample is drawn from
 
 
 class Knowledge(NamedTuple):
@@ -238,6 +239,43 @@ def _world(
     return state._replace(hands=tuple(hands), setup=setup._replace(boneyard=bone))
 
 
+def _by_weight(
+    state: HandState,
+    know: Knowledge,
+    every: list[tuple[int, ...]],
+    prior: Callable[[HandState], float],
+    rng: random.Random,
+) -> tuple[list[tuple[int, ...]], list[float]]:
+    """Every placement in an order drawn by weight (without replacement), with its weight."""
+    keyed = []
+    for placed in every:
+        w = prior(_world(state, know, placed, rng))
+        keyed.append((rng.random() ** (1.0 / w) if w > 0 else -1.0, w, placed))
+    keyed.sort(key=lambda k: -k[0])
+    return [p for _, _, p in keyed], [max(w, 1e-300) for _, w, _ in keyed]
+
+
+def _drawn_by_weight(
+    state: HandState,
+    know: Knowledge,
+    drawn: list[tuple[int, ...]],
+    prior: Callable[[HandState], float],
+    samples: int,
+    rng: random.Random,
+) -> list[tuple[int, ...]]:
+    """`samples` placements drawn from `drawn` by weight, with replacement (a placement drawn
+    twice counts twice); the heaviest come first, so a budget that runs out keeps them."""
+    weights = [prior(_world(state, know, placed, rng)) for placed in drawn]
+    if not sum(weights) > 0:
+        weights = [1.0] * len(drawn)
+    chosen = rng.choices(range(len(drawn)), weights, k=samples)
+    counts: dict[int, int] = {}
+    for i in chosen:
+        counts[i] = counts.get(i, 0) + 1
+    ranked = sorted(counts, key=lambda i: (-counts[i], chosen.index(i)))
+    return [drawn[i] for i in ranked for _ in range(counts[i])]
+
+
 def value_decision(
     state: HandState,
     rng: random.Random,
@@ -249,6 +287,8 @@ def value_decision(
     nodes: int | None = None,
     limit: int = SOLVE_LIMIT,
     deadline: float | None = None,
+    prior: Callable[[HandState], float] | None = None,
+    pool: int = POOL,
 ) -> Valuation | None:
     """The decision of the seat to act, valued over the deals it could not tell apart.
 
@@ -256,6 +296,11 @@ def value_decision(
     those of one deal; `deadline` (a `time.perf_counter()` time), when given, stops the
     solving too once two deals are solved. None when a deal is too large to solve within
     `limit`, or when the deals are more than `exact_deals` and `samples` is 0.
+
+    `prior`, when given, weighs each deal by how likely it made what the others did (the
+    plays a deal explains well count more): every deal is then solved in an order drawn by
+    weight and its value counts by weight; when the deals are many, `samples` of them are
+    drawn by weight from `pool` uniform ones.
     """
     if state.status in ENDED or state.status == DECLARE:
         raise ValueError("only a decision of a hand in play is valued")
@@ -264,33 +309,51 @@ def value_decision(
     deals = _Deals(know)
     placements = deals.count()
     consistent = placements * know.orders
+    weights: list[float] | None = None
     if consistent <= exact_deals and know.orders == 1:
         every = list(deals.every())
         rng.shuffle(every)  # a budget that runs out leaves a uniform sample
         order: Iterator[tuple[int, ...]] | list[tuple[int, ...]] = every
         wanted = len(every)
+        if prior is not None:
+            order, weights = _by_weight(state, know, every, prior, rng)
     elif not samples:
         return None
+    elif prior is not None:
+        wanted = samples
+        drawn = [deals.sample(rng) for _ in range(max(pool, samples))]
+        order = _drawn_by_weight(state, know, drawn, prior, samples, rng)
     else:
         wanted = samples
         order = (deals.sample(rng) for _ in range(samples))
     actions = legal_actions(state)
     per_deal: list[dict[str, int]] = []
     searched = 0
+    solved: dict[tuple[int, ...], dict[str, int]] = {}
     for placed in order:
-        try:
-            solution = solve(_world(state, know, placed, rng), limit)
-        except TooLarge:
-            return None
-        per_deal.append(solution.values)
-        searched += solution.nodes
-        if len(per_deal) >= 2 and (
+        known = solved.get(placed)
+        if known is None:
+            try:
+                solution = solve(_world(state, know, placed, rng), limit)
+            except TooLarge:
+                return None
+            known = solved[placed] = solution.values
+            searched += solution.nodes
+        per_deal.append(known)
+        if len(solved) >= 2 and (
             (nodes is not None and searched > nodes)
             or (deadline is not None and time.perf_counter() > deadline)
         ):
             break
     k = len(per_deal)
-    values = {a: sum(d[a] for d in per_deal) / k for a in actions}
+    if weights is not None:
+        used = weights[:k]
+        total = sum(used)
+        values = {
+            a: sum(w * d[a] for w, d in zip(used, per_deal, strict=True)) / total for a in actions
+        }
+    else:
+        values = {a: sum(d[a] for d in per_deal) / k for a in actions}
     best = max(actions, key=values.__getitem__)
     errors = {}
     for a in actions:

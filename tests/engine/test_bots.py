@@ -277,11 +277,9 @@ SAMPLED = {
 SAMPLED_TAIL = ["3-2@left", "1-1@right"]
 
 
-def test_strong_solves_a_sample_of_deals_once_they_are_cheap(monkeypatch):
-    """With many deals but few tiles left, the strong level solves a seeded sample of the
-    deals (not the playouts), and its move is the one the solver finds best."""
+def _spied(monkeypatch):
+    """The valuations the strong level asks for; playing out fails the test."""
     from games.engine import bots, exact
-    from games.engine.solver import solve
 
     valuations = []
     real = exact.value_decision
@@ -292,8 +290,18 @@ def test_strong_solves_a_sample_of_deals_once_they_are_cheap(monkeypatch):
 
     monkeypatch.setattr(exact, "value_decision", spy)
     monkeypatch.setattr(bots, "action_values", lambda *a, **k: pytest.fail("played out"))
+    return valuations
+
+
+def test_strong_solves_a_sample_of_deals(monkeypatch):
+    """With many deals, the strong level solves a seeded sample of them (not the
+    playouts), and its move is the one the solver finds best."""
+    from games.engine import bots
+    from games.engine.solver import solve
+
+    valuations = _spied(monkeypatch)
     state = replay({**SAMPLED, "actions": SAMPLED["actions"] + SAMPLED_TAIL})
-    assert state.turn == 3 and sum(h.bit_count() for h in state.hands) <= bots.STRONG_TILES
+    assert state.turn == 3
     view = seat_view(state, 3)
     move = choose(view, "strong", random.Random(1))
     (valued,) = valuations
@@ -303,20 +311,36 @@ def test_strong_solves_a_sample_of_deals_once_they_are_cheap(monkeypatch):
     assert choose(view, "strong", random.Random(1)) == move  # deterministic under a seed
 
 
-def test_strong_plays_out_while_solving_is_dear(monkeypatch):
-    """Early in the hand (more than STRONG_TILES tiles in the hands) it plays out."""
-    from games.engine import bots
-
-    played = []
-    real = bots.action_values
-
-    def spy(*args, **kwargs):
-        played.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(bots, "action_values", spy)
-    state = replay({**SAMPLED, "actions": SAMPLED["actions"][:4]})
+def test_strong_solves_from_the_first_decision(monkeypatch):
+    """Early in the hand (25 tiles in the hands, the third play) it solves deals too, as
+    many as its budget allows, and plays the best move of the deals it solved."""
+    valuations = _spied(monkeypatch)
+    state = replay({**SAMPLED, "actions": SAMPLED["actions"][:3]})
     view = seat_view(state, state.turn)
-    assert sum(view.counts) > bots.STRONG_TILES and len(legal_actions(state)) > 1
-    choose(view, "strong", random.Random(1), playouts=40)
-    assert played
+    assert sum(view.counts) == 25 and len(legal_actions(state)) == 5
+    move = choose(view, "strong", random.Random(1))
+    (valued,) = valuations
+    assert valued is not None and not valued.exact and valued.deals >= 2
+    assert valued.best == move
+
+
+def test_plausibility_counts_a_heavier_tile_not_played_against_a_deal():
+    """Seat 1 answered the opening 6-6 and 6-3 with 6-4 (ten pips): a deal where it held
+    6-5 (eleven, also fitting) explains that play less well than one where seat 2 held
+    6-5 and seat 1 a light tile instead; a deal where it held only lighter tiles that fit
+    explains it best."""
+    from games.engine.bots import plausibility
+    from games.engine.tiles import BIT, TILE_ID
+
+    state = replay({**SAMPLED, "actions": SAMPLED["actions"][:3]})
+    prior = plausibility(seat_view(state, state.turn))
+    hands = list(state.hands)
+    six_five, one_one = BIT[TILE_ID["6-5"]], BIT[TILE_ID["1-1"]]
+    assert hands[1] & six_five and hands[2] & one_one
+    swapped = hands[:]
+    swapped[1] ^= six_five | one_one
+    swapped[2] ^= six_five | one_one
+    real, other = prior(state), prior(state._replace(hands=tuple(swapped)))
+    assert 0 < real < other <= 1
+    # A forced opening (the 6-6 of the first hand) tells nothing.
+    assert plausibility(seat_view(replay({**SAMPLED, "actions": ["6-6"]}), 1)) is None

@@ -128,3 +128,45 @@ def test_a_review_says_how_each_verdict_was_reached():
         if move["method"] == "sampled":
             assert move["deals"] >= 2
         assert move["cost"] >= 0 and move["best"]
+
+
+@CHECKED
+@given(st.sampled_from(FOUR), st.integers(0, 2**32))
+def test_a_prior_weighs_every_deal_when_all_are_solved(name, seed):
+    """With every consistent deal solved, an action's value is the mean of its values over
+    the deals weighted by the prior."""
+    state = decision(name, seed, 7)
+    if state is None:
+        return
+    deals = sorted(naive_deals(state, state.turn, False))
+
+    def prior(world):
+        return 1.0 + sum(world.hands) % 5  # any positive function of the deal
+
+    valued = value_decision(state, random.Random(seed), prior=prior)
+    assert valued.exact and valued.deals == len(deals)
+    weights = [prior(state._replace(hands=hands)) for hands in deals]
+    expected = {a: 0.0 for a in legal_actions(state)}
+    for hands, w in zip(deals, weights, strict=True):
+        for action, value in solve(state._replace(hands=hands)).values.items():
+            expected[action] += w * value / sum(weights)
+    for action in expected:
+        assert abs(valued.values[action] - expected[action]) < 1e-9
+
+
+def test_a_prior_draws_the_sample_by_weight():
+    """Too many deals to solve them all: the sample is drawn from a pool by the prior's
+    weight, so a prior that only the true deal satisfies values the true deal alone."""
+    state = decision("tournament", 1, 10)
+    valued = value_decision(state, random.Random(1), samples=6, exact_deals=50)
+    assert 50 < valued.consistent < 500 and not valued.exact
+    only = value_decision(
+        state,
+        random.Random(1),
+        samples=6,
+        exact_deals=50,
+        pool=20 * valued.consistent,
+        prior=lambda world: float(world.hands == state.hands),
+    )
+    assert only.deals == 6 and only.values == solve(state).values
+    assert only.nodes == solve(state).nodes  # solved once, counted six times
