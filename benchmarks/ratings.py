@@ -8,11 +8,13 @@ with confirmed results through the league's models (bulk inserts, not timed), an
 league feeds. Then it times what the operators' `recalculate_ratings` does: indexing the pool's
 matches (`services.reindex`'s `RatedMatch` rows), a replay from the first match with no history
 yet, and a second one that replaces the 400,000 rating changes the first wrote. Each replay
-reads the matches, results and entries in one query, computes in memory and writes back with a
-binary COPY and a bulk upsert. For scale on a busy machine it then times openskill's own
-`PlackettLuce.rate` over the same matches in memory, and checks that both give the same ratings;
-it prints the load average, then both replays' times as ratios to openskill's (issue #28: the
-replay within openskill's time, ratings equal).
+reads the matches, results and entries in one query and rates them in memory; the first writes
+its changes with a binary COPY, the second overwrites each change in its row (every value
+written again, batch by batch), both while the next matches are rated; then one upsert of the
+ratings (league/ratings/README.md, "Speed"). For scale on a busy machine it then times
+openskill's own `PlackettLuce.rate` over the same matches in memory, and checks that both give
+the same ratings; it prints the load average, then both replays' times as ratios to openskill's
+(issue #28: the replay within openskill's time, ratings equal).
 """
 
 import argparse
