@@ -71,6 +71,7 @@ DEFAULT_PLAYOUTS = 600
 STRONG_DEALS = 400
 STRONG_SAMPLES = 40
 NODES_PER_PLAYOUT = 250
+FALLBACK_SHARE = 0.5  # of the time budget, kept for the playouts when solving fails
 _PLAY_KIND, _PASS_KIND, _DRAW_KIND = 0, 1, 2
 
 
@@ -460,7 +461,12 @@ def _strong(
         )
         values = None if valued is None else valued.values
     if values is None:  # a five-doubles choice, or a deal too large for the budget
-        left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+        # A deal given up may have taken the whole time budget: the playouts still get a
+        # share of it (early in a hand, where one deal can outgrow the budget, a move may
+        # then take up to half as long again).
+        left = None
+        if seconds is not None and deadline is not None:
+            left = max(seconds * FALLBACK_SHARE, deadline - time.perf_counter())
         values = action_values(view, rng, playouts, left)
     best = max(values.values())
     # Among equal values, the medium bot's rules of thumb break the tie.

@@ -344,3 +344,23 @@ def test_plausibility_counts_a_heavier_tile_not_played_against_a_deal():
     assert 0 < real < other <= 1
     # A forced opening (the 6-6 of the first hand) tells nothing.
     assert plausibility(seat_view(replay({**SAMPLED, "actions": ["6-6"]}), 1)) is None
+
+
+def test_strong_keeps_time_for_the_playouts_when_a_deal_is_too_large(monkeypatch):
+    """A deal too large for the solver's budget is given up and the move is played out; under
+    a time budget, the playouts get at least their share of it, however long the solver
+    took (a budget of two playouts lets the solver search 500 positions: too few)."""
+    from games.engine import bots
+
+    asked = []
+    real = bots.action_values
+
+    def spy(view, rng, playouts, seconds=None, extra=()):
+        asked.append(seconds)
+        return real(view, rng, playouts, seconds, extra)
+
+    monkeypatch.setattr(bots, "action_values", spy)
+    state = replay({**SAMPLED, "actions": SAMPLED["actions"][:3]})
+    move = choose(seat_view(state, state.turn), "strong", random.Random(1), playouts=2, seconds=2.0)
+    assert move in legal_actions(state)
+    assert len(asked) == 1 and asked[0] >= 2.0 * bots.FALLBACK_SHARE
