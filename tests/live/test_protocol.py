@@ -3,6 +3,7 @@
 import asyncio
 import json
 import random
+import time
 
 import pytest
 import websockets
@@ -269,6 +270,12 @@ def test_logging_out_closes_the_table_sockets(asgi_server, players):
         return socket.socket.close_code
 
     assert run_async(scenario()) == 4401
+    # The server records the closed socket's departure; wait for it, so that its transaction
+    # does not meet the test's own clean-up (they deadlocked once).
+    deadline = time.monotonic() + 10
+    while Presence.objects.filter(table=table).exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not Presence.objects.filter(table=table).exists()
 
 
 def test_unreadable_frames_get_bad_message_and_the_socket_stays_open(asgi_server, players):
