@@ -50,7 +50,7 @@ from league.permissions import can, lineage, require
 from league.services.errors import ServiceError
 
 from .models import EventPool, RatedMatch, Rating, RatingChange, RatingPool
-from .skill import MatchOutcome, Skill, initial, ordinal, rate_four
+from .skill import Skill, initial, ordinal, outcome_of, rate_four
 from .sources import ranked_tables
 
 # The `dirty_from` that replays a pool from its first match.
@@ -562,7 +562,7 @@ def _rate(
         if not _rateable((a1, a2, b1, b2)):
             continue
         old = skills[a1], skills[a2], skills[b1], skills[b2]
-        outcome = _DRAW if games_a == games_b else _A_WINS if games_a > games_b else _B_WINS
+        outcome = outcome_of(games_a, games_b)
         new = skills[a1], skills[a2], skills[b1], skills[b2] = rate_four(*old, outcome)
         counts[a1] += 1
         counts[a2] += 1
@@ -580,8 +580,6 @@ def _rateable(four: Sequence[int | None]) -> bool:
     """Four different players, two a side, or the match is not rated."""
     return None not in four and len(set(four)) == 4
 
-
-_A_WINS, _B_WINS, _DRAW = (outcome.value for outcome in MatchOutcome)
 
 # The order of a pool's rated matches (see the module's docstring), for its rating changes.
 CHANGE_ORDER = (

@@ -6,7 +6,6 @@ import time
 from datetime import timedelta
 
 import pytest
-from django.core.cache import cache
 from django.utils import timezone
 
 from games.engine import legal_actions
@@ -18,7 +17,7 @@ from tests.conftest import in_thread
 
 from .conftest import make_players
 from .test_table_board import open_table
-from .test_timers import overdue
+from .test_timers import overdue, swept_just_now
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -78,7 +77,7 @@ def test_a_paused_table_nobody_returns_to_closes_unrated():
     user, table = alone_with_bots()
     presence.leave(table.pk, "page-1")
     table = overdue(Table.objects.get(pk=table.pk))  # the stated time has passed
-    cache.set(timers.SWEEP_KEY, timezone.now().timestamp(), timeout=None)  # no silence before
+    swept_just_now()
     assert timers.sweep() == 1
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED and table.finished is not None

@@ -5,6 +5,7 @@ import threading
 from datetime import timedelta
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
@@ -17,6 +18,12 @@ from tests.conftest import run_async, start_server, stop
 from .conftest import SHORT, TableSocket, full_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def swept_just_now() -> None:
+    """A sweep ran a moment ago: the next one fires due timers (after a silence, the first
+    sweep only extends deadlines)."""
+    cache.set(timers.SWEEP_KEY, timezone.now().timestamp(), timeout=None)
 
 
 def overdue(table: Table, seconds: float = 1) -> Table:
@@ -91,7 +98,6 @@ def test_two_timers_racing_apply_one_action(players):
 
 
 def test_a_silent_sweeper_extends_deadlines_instead_of_firing(players):
-    from django.core.cache import cache
 
     table = overdue(full_table(players, "dominican"))
     cache.delete(timers.SWEEP_KEY)
@@ -107,7 +113,6 @@ def test_a_silent_sweeper_extends_deadlines_instead_of_firing(players):
 def test_two_sweeps_after_a_silence_decide_the_grace_once(postgres, players):
     """Two sweeps at once after a restart, and a countdown task left from before it: the
     overdue turns all get the grace, none fires; once it is over each fires exactly once."""
-    from django.core.cache import cache
 
     from games.tasks import time_out_table
 
@@ -134,7 +139,6 @@ def test_two_sweeps_after_a_silence_decide_the_grace_once(postgres, players):
 def test_a_web_process_sweeps_while_no_worker_does(redis_layer, service_env, log_dir, players):
     """Without a worker (no heartbeat), a web process plays the overdue turn; while a
     worker's heartbeat is fresh, it leaves the sweep to the worker."""
-    from django.core.cache import cache
 
     table = overdue(full_table(players, "dominican"))
     process, url = start_server(service_env | {"WEB_SWEEPER": "1"}, log_dir / "web-sweep.log")
@@ -262,7 +266,6 @@ def test_a_seat_absent_all_hand_forfeits_in_competition(players):
 
 def test_extended_deadlines_reach_the_connected_players(redis_layer, asgi_server, players):
     """After a silence, the sweeper's extension is an update every socket gets at once."""
-    from django.core.cache import cache
 
     # Late past the gap, as after an outage: a countdown armed when the table was made (a
     # worker may be running) leaves it to the sweep.
@@ -315,10 +318,9 @@ def test_the_sweeper_arms_the_countdown_of_a_deadline_coming_near(
 ):
     """A far deadline costs no task when it is set; the sweep before it arms its countdown,
     and the worker, not the sweeper, plays on time."""
-    from django.core.cache import cache
 
     table = full_table(players, SHORT | {"turn_seconds": 600})
-    cache.set(timers.SWEEP_KEY, timezone.now().timestamp(), timeout=None)
+    swept_just_now()
 
     async def scenario():
         socket = TableSocket(asgi_server, table.pk, players[0])
@@ -378,7 +380,6 @@ def test_between_hands_only_an_absent_seat_has_a_deadline(players):
     """Players who are there must all press "next"; a deadline runs only while a seat that
     has not pressed is offline, and when the sweep finds it passed that seat counts as
     ready, not the ones who are there."""
-    from django.core.cache import cache
 
     from games.services import presence
 
@@ -396,7 +397,7 @@ def test_between_hands_only_an_absent_seat_has_a_deadline(players):
     presence.leave(table.pk, "socket-3b")
     tables.press_next(table.pk, players[0])
     overdue(table)
-    cache.set(timers.SWEEP_KEY, timezone.now().timestamp(), timeout=None)  # no silence
+    swept_just_now()
     assert timers.sweep() == 1
     table.refresh_from_db()
     assert table.status == Table.Status.BETWEEN and table.ready == [0, 3]
