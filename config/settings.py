@@ -13,6 +13,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -246,6 +247,7 @@ STORAGES = {
 # broker's, below) let installations share one Redis database.
 CACHE_PREFIX = os.environ.get("CACHE_PREFIX", "capicua")
 if REDIS_URL:
+    _redis_database = urlsplit(REDIS_URL).path.strip("/") or "0"
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "core.layers.PipelinedPubSubChannelLayer",
@@ -255,7 +257,10 @@ if REDIS_URL:
                 # up to 5 s, exactly redis-py 8's default socket timeout, so under load
                 # a read timed out and took the socket down with it: wait longer.
                 "hosts": [{"address": REDIS_URL, "max_connections": 4000, "socket_timeout": 30}],
-                "prefix": os.environ.get("CHANNELS_PREFIX", "asgi"),
+                # Redis's pub/sub is one namespace for every database of a server: the
+                # default names the database, so that an installation (or a test worker)
+                # on another database never hears this one's groups.
+                "prefix": os.environ.get("CHANNELS_PREFIX", f"asgi{_redis_database}"),
             },
         }
     }

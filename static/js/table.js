@@ -410,6 +410,8 @@
   function drawLine(hand) {
     const board = $("board");
     const line = $("line");
+    const active = document.activeElement;
+    const focusedEnd = active && active.classList && active.classList.contains("end-target") ? active.dataset.end : null;
     line.textContent = "";
     drawLineInfo(hand);
     if (!hand || !hand.line.length) return;
@@ -445,6 +447,7 @@
       }
       Object.entries(box).forEach(([k, v]) => { node.style[k] = v + "px"; });
       line.appendChild(node);
+      if (focusedEnd && item.piece.phantom === focusedEnd && lit.includes(focusedEnd)) node.focus();
     });
   }
 
@@ -1034,11 +1037,13 @@
   function render(message) {
     const newHand = !view || !view.hand || !message.hand || view.hand.hand_number !== message.hand.hand_number;
     if (newHand) redealNote = Boolean(view && view.hand && view.hand.result && view.hand.result.ended === "redeal");
+    // A message that is not a new version (a seat going offline, a deadline put back)
+    // leaves the same moves legal: the tile being placed stays chosen.
+    if (message.version !== version) choosing = null;
     view = message;
     version = message.version;
     document.getElementById("table-app").dataset.version = version;
     skew = message.now * 1000 - Date.now();
-    choosing = null;
     drawSeats();
     drawHand();
     drawControls();

@@ -7,10 +7,12 @@ the repository) for a person to look at.
 """
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.conf import settings
 from django.db import connection
+from django.utils import timezone
 
 from games.engine import apply, legal_actions, new_hand, rules_from_spec, to_record
 from games.models import Seat, Table
@@ -89,10 +91,13 @@ def assert_line_fits(page) -> None:
     assert page.evaluate(OVERLAPS) == 0
 
 
-def my_turn(page, how: str) -> bool:
+def my_turn(page, how: str, meanwhile=None) -> bool:
     """Play a tile or pass; a tile that fits several ends goes on a lit end of the board
     (`how` = "board"), by the fallback buttons ("buttons"), or all by keyboard ("keys":
-    arrows to a tile, Enter, Enter again on the lit end that has the focus)."""
+    arrows to a tile, Enter, Enter again on the lit end that has the focus).
+
+    `meanwhile(page)`, if given, runs while such a tile waits for its end: the choice (and
+    the focus on its end) must outlast what it does."""
     version = page.get_attribute("#table-app", "data-version")
     tiles = page.locator("#my-hand .tile.playable")
     if tiles.count():
@@ -108,6 +113,10 @@ def my_turn(page, how: str) -> bool:
         if places.count():
             lit = page.locator("#board .end-target.lit")
             assert lit.count() == places.count() >= 2  # every end the tile fits lights up
+            if meanwhile is not None:
+                chosen = lit.count()
+                meanwhile(page)
+                assert lit.count() == places.count() == chosen
             if how == "keys":
                 assert page.evaluate("document.activeElement.classList.contains('lit')")
                 page.keyboard.press("Enter")
@@ -124,6 +133,17 @@ def my_turn(page, how: str) -> bool:
     return True
 
 
+def put_back(page, table: Table) -> None:
+    """The turn's deadline put back (a message that is not a move), as the page shows it.
+
+    Rung from this process: only the Redis channel layer carries it to the server's sockets
+    (the embedded mode's in-memory layer lives in the server process alone)."""
+    if not settings.REDIS_URL:
+        return
+    in_thread(tables.extend_deadline, table.pk, timezone.now() + timedelta(minutes=10))
+    page.wait_for_function("Number(document.querySelector('.seat.turn .seconds').textContent) > 60")
+
+
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("preset", PRESETS)
 def test_a_hand_against_bots(chromium, asgi_server, preset, size):
@@ -136,7 +156,9 @@ def test_a_hand_against_bots(chromium, asgi_server, preset, size):
         if page.locator("#result h2").count():
             break
         assert_line_fits(page)
-        if my_turn(page, ("board", "keys", "buttons")[plays % 3]):
+        if my_turn(
+            page, ("board", "keys", "buttons")[plays % 3], lambda page: put_back(page, table)
+        ):
             plays += 1
             if plays == 3:
                 page.screenshot(path=SHOTS / f"{preset}-{size}-middle.png", full_page=True)
@@ -152,8 +174,9 @@ def test_a_hand_against_bots(chromium, asgi_server, preset, size):
         score = int(page.locator(f"#score-{side} strong").inner_text())
         total = page.locator(f"#result .total[data-side='{side}'] .after").inner_text()
         assert points == score == int(total)  # the first hand starts from 0 - 0
-    status = page.locator("#result h2").inner_text()
-    assert status and "undefined" not in status
+    # The hand's heading, and the match's too when this first hand decided it.
+    for status in page.locator("#result h2").all_inner_texts():
+        assert status and "undefined" not in status
     assert page.locator("#result .revealed-seat").count() == 4
     # A player is offered the hand's replay and the analysis of where it was lost.
     link = page.locator("#result .analysis-link a")

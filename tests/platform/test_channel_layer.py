@@ -1,13 +1,16 @@
-"""The production channel layer, against a real Redis: pipelined publishing."""
+"""The production channel layer, against a real Redis: pipelined publishing, and one
+installation's groups kept from another's on the same server."""
 
 import asyncio
 import uuid
+from urllib.parse import urlsplit, urlunsplit
 
 import redis
 from django.conf import settings
 
 from core.layers import PipelinedPubSubChannelLayer
 from tests.conftest import run_async
+from tests.platform.test_settings import PRODUCTION, show
 
 
 def make_layer(address: str | None = None, prefix: str = "") -> PipelinedPubSubChannelLayer:
@@ -62,3 +65,34 @@ def test_a_failed_publish_reaches_its_sender_and_does_not_stall_the_next(redis_l
 
     errors = run_async(scenario())
     assert [type(e) for e in errors] == [redis.exceptions.ConnectionError] * 2
+
+
+def test_installations_on_other_databases_of_one_redis_do_not_hear_each_other(redis_layer):
+    """Redis's pub/sub ignores the database: the settings' default prefix names it."""
+    url = urlsplit(settings.REDIS_URL)
+    database = int(url.path.strip("/") or 0)
+    prefixes = [
+        show(
+            "s.CHANNEL_LAYERS['default']['CONFIG']['prefix']",
+            PRODUCTION | {"REDIS_URL": urlunsplit(url._replace(path=f"/{n}"))},
+        )
+        for n in (database, (database + 1) % 16)
+    ]
+    assert prefixes[0] != prefixes[1]
+
+    async def scenario() -> list[bool]:
+        ours, theirs = make_layer(prefix=prefixes[0]), make_layer(prefix=prefixes[1])
+        heard = []
+        for listener in (ours, theirs):
+            channel = await listener.new_channel()
+            await listener.group_add("table-4", channel)
+            await make_layer(prefix=prefixes[0]).group_send("table-4", {"type": "t"})
+            try:
+                await asyncio.wait_for(listener.receive(channel), timeout=1)
+                heard.append(True)
+            except TimeoutError:
+                heard.append(False)
+            await listener.flush()
+        return heard
+
+    assert run_async(scenario()) == [True, False]
