@@ -11,12 +11,23 @@ on the complete graph. Good partners are nearly always close in the preference o
 though, so :func:`match_sequence` solves overlapping windows along that order, each one a global
 matching on a sparse candidate graph, and widens to the whole field only when the windows leave
 someone unmatched (e.g. the bottom of the standings has already played itself out).
+
+When the optimum over every pair is needed at that size, :func:`proven_matching` matches a
+sparse graph with our own blossom algorithm (:mod:`._blossom`, which also gives the LP dual),
+prices the other pairs against that dual, and grows the graph until no pair has a negative
+slack: that proves the optimum over the complete graph, in about a second at 1,024 nodes.
 """
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
+from ._blossom import Matched, max_weight_perfect
+
 Cost = tuple[int, ...]
 Pair = tuple[int, int]
+Near = Callable[[int, Cost], Iterable[int]]
+Allowed = Callable[[int, int], bool]
+Exact = Callable[[int, Allowed, Callable[[int, int], Cost], list[Pair]], list[Pair]]
+_ADDED = 32  # pairs that join the sparse graph at each node, at most, when priced negative
 
 
 def min_cost_matching(nodes: Iterable[int], costs: Mapping[Pair, Cost]) -> list[Pair]:
@@ -60,24 +71,30 @@ def _solve_window(
 
     Nodes in `unmatched` (left over by a previous attempt) get every allowed edge instead.
     """
-    costs: dict[Pair, Cost] = {}
-
-    def add(u: int, v: int) -> None:
-        edge = (u, v) if u < v else (v, u)
-        if edge not in costs and allowed(u, v):
-            costs[edge] = cost(*edge)
-
-    for index, u in enumerate(nodes):
-        before = len(costs)
-        for other in _outward(len(nodes), index):
-            add(u, nodes[other])
-            if len(costs) - before >= neighbours:
-                break
+    edges = _nearest(nodes, allowed, neighbours)
     for u in unmatched:
         for v in nodes:
-            if v != u:
-                add(u, v)
-    return min_cost_matching(nodes, costs)
+            if v != u and allowed(u, v):
+                edges.setdefault((u, v) if u < v else (v, u))
+    return min_cost_matching(nodes, {edge: cost(*edge) for edge in edges})
+
+
+def _nearest(
+    nodes: Sequence[int], allowed: Callable[[int, int], bool], neighbours: int
+) -> dict[Pair, None]:
+    """The allowed edges from each of `nodes` to its `neighbours` nearest allowed nodes in the
+    sequence (and from other nodes to it), in the order found."""
+    edges: dict[Pair, None] = {}
+    for index, u in enumerate(nodes):
+        before = len(edges)
+        for other in _outward(len(nodes), index):
+            v = nodes[other]
+            edge = (u, v) if u < v else (v, u)
+            if edge not in edges and allowed(u, v):
+                edges[edge] = None
+                if len(edges) - before >= neighbours:
+                    break
+    return edges
 
 
 def match_sequence(
@@ -88,6 +105,7 @@ def match_sequence(
     window: int = 48,
     lookahead: int = 16,
     neighbours: int = 12,
+    exact: Exact | None = None,
 ) -> list[Pair]:
     """Perfect matching of ``range(count)`` (count even), nodes given in preference order.
 
@@ -102,7 +120,9 @@ def match_sequence(
     completed, already accepted pairs above it are reopened, doubling the reopened span, until
     everything is matched; if even the whole field fails with sparse candidates, the unmatched
     nodes get all their allowed edges, and as a last resort the complete graph is solved with
-    the disallowed pairs as an extra, dominant cost tier.
+    the disallowed pairs as an extra, dominant cost tier. Given `exact` (called like
+    :func:`exact_matching`, and given a perfect matching to start from: the pairs found, and
+    the nodes left over paired in order), the windows' leftovers go to it at once instead.
     """
     if count % 2:
         raise ValueError("match_sequence needs an even number of nodes")
@@ -123,9 +143,11 @@ def match_sequence(
         pending = [v for v in nodes if v < core_end and not used[v]]
         start = core_end
 
+    if pending and exact is not None:  # the pairs found so far, and the rest in order
+        return exact(count, allowed, cost, accepted + _in_order(pending))
     span = window
     while pending:
-        reopened = accepted[-span:] if span < len(accepted) else accepted
+        reopened = accepted[-span:] if span < len(accepted) else accepted[:]
         del accepted[len(accepted) - len(reopened) :]
         nodes = sorted(pending + [v for pair in reopened for v in pair])
         found = _solve_window(nodes, allowed, cost, neighbours)
@@ -141,6 +163,10 @@ def match_sequence(
     return accepted
 
 
+def _in_order(nodes: Sequence[int]) -> list[Pair]:
+    return list(zip(nodes[::2], nodes[1::2], strict=True))
+
+
 def exact_matching(
     count: int, allowed: Callable[[int, int], bool], cost: Callable[[int, int], Cost]
 ) -> list[Pair]:
@@ -151,3 +177,98 @@ def exact_matching(
         for v in range(u + 1, count)
     }
     return min_cost_matching(range(count), costs)
+
+
+def proven_matching(
+    count: int,
+    allowed: Callable[[int, int], bool],
+    cost: Callable[[int, int], Cost],
+    ceiling: Cost,
+    start: Sequence[Pair] = (),
+    *,
+    near: Near | None = None,
+    neighbours: int = 12,
+) -> list[Pair]:
+    """The optimum of :func:`exact_matching` (fewest disallowed pairs, then least cost, over
+    the complete graph), found on a sparse graph and proven over every pair.
+
+    `ceiling` bounds each tier of `cost` over every pair. The sparse graph holds a perfect
+    matching (`start`, else neighbours in the sequence) and each node's `neighbours` nearest
+    allowed nodes in the sequence. It is matched exactly with its dual (see :mod:`._blossom`);
+    every other pair is then priced against that dual, and if some pair's slack is negative
+    the most negative pairs join the graph and it is matched again. When no pair is left with
+    a negative slack, the dual is feasible over the complete graph, and the matching is optimal
+    over it (LP duality: its cost equals the dual's bound).
+
+    Pricing every pair takes a cost each; `near(u, limit)`, if given, names every node v whose
+    pair with u may cost less than `limit` (a cost with the leading tier of disallowed pairs),
+    and only those are priced. A pair can have a negative slack only if it costs less than
+    half the dual of one of its nodes, which is small but at a few nodes."""
+    scales: list[int] = []
+    scale = 1
+    for most in reversed((1, *ceiling)):
+        scales.insert(0, scale)
+        scale *= (count // 2) * most + 1
+
+    def weight(u: int, v: int) -> int:
+        tiers = (0 if allowed(u, v) else 1, *cost(u, v))
+        return -sum(tier * scale for tier, scale in zip(tiers, scales, strict=True))
+
+    def below(limit: int) -> Iterator[int]:  # the folded cost `limit` as tiers
+        for scale in scales:
+            yield limit // scale
+            limit %= scale
+
+    def nodes_near(u: int, limit: int) -> Iterable[int]:
+        return range(count) if near is None else near(u, tuple(below(limit)))
+
+    graph = set(_nearest(range(count), allowed, neighbours))
+    pairs = start or _in_order(range(count))
+    graph.update((min(pair), max(pair)) for pair in pairs)
+    weights = {edge: weight(*edge) for edge in sorted(graph)}
+    while True:
+        matched = max_weight_perfect(count, [(u, v, w) for (u, v), w in weights.items()])
+        added = _priced(matched, weight, weights, nodes_near, _ADDED)
+        if not added:
+            return matched.pairs()
+        weights.update(added)
+
+
+def _priced(
+    matched: Matched,
+    weight: Callable[[int, int], int],
+    known: Mapping[Pair, int],
+    near: Callable[[int, int], Iterable[int]],
+    most: int,
+) -> dict[Pair, int]:
+    """The pairs outside `known` whose slack under `matched`'s dual is negative, the most
+    negative first, each while one of its nodes has fewer than `most` new pairs.
+
+    The slack of (u, v) is at least ``dual[u] + dual[v] + 4 cost``, so it is negative only if
+    the cost is below half of ``-dual[u]`` or of ``-dual[v]``: each node asks `near` for the
+    nodes under its own half."""
+    count = len(matched.mate)
+    top = [chain[0] if chain else v for v, chain in enumerate(matched.chains)]
+    dual = matched.dual
+    negative = {}
+    for u in range(count):
+        if dual[u] >= 0:
+            continue
+        for v in near(u, (1 - dual[u]) // 2):
+            edge = (u, v) if u < v else (v, u)
+            if u == v or edge in known or edge in negative:
+                continue
+            w = weight(*edge)
+            slack = dual[u] + dual[v] - 4 * w
+            if slack < 0 and top[u] == top[v]:
+                slack = matched.slack(u, v, w)
+            if slack < 0:
+                negative[edge] = (slack, w)
+    taken = [0] * count
+    added = {}
+    for (u, v), (_, w) in sorted(negative.items(), key=lambda item: (item[1][0], item[0])):
+        if taken[u] < most or taken[v] < most:
+            taken[u] += 1
+            taken[v] += 1
+            added[u, v] = w
+    return added

@@ -13,18 +13,20 @@ pair-by-pair choice. Criteria, each one absolutely dominating the next:
    neighbours in the standings (1 v 2, 3 v 4); floaters meet the closest entrant in the
    standings.
 
-Every round reaches the optimum of these criteria, but for one case below. A field of up to
-:data:`EXACT_FIELD` entrants is matched exactly, over every pair (networkx's blossom
-algorithm). A larger one is matched in windows along the standings (see :mod:`._matching`);
-criteria 1-3 have lower bounds that are cheap to compute (no rematch; the bye on the
-lowest-ranked entrant without one; one floater across each score-group boundary with an odd
-number of entrants above it), and when the windowed matching misses one of them the round is
-matched exactly over every pair (up to :data:`EXACT_WHEN_STUCK` entrants, seconds; a larger
-field is matched again in a single window, with no proof of its optimum: the one case, and
-only when earlier meetings force more floaters than the bound). A round at those bounds is
-then brought to the optimum of criterion 4 by :func:`_improved`: only pairs that some cycle
-of swaps gaining on criterion 4 could use are matched again, and exactly (a few dozen to a
-few hundred nodes in fields of 100-1,024 entrants).
+Every round reaches the optimum of these criteria. A field of up to :data:`EXACT_FIELD`
+entrants is matched exactly, over every pair (networkx's blossom algorithm). A larger one is
+matched in windows along the standings (see :mod:`._matching`); criteria 1-3 have lower bounds
+that are cheap to compute (no rematch; the bye on the lowest-ranked entrant without one; one
+floater across each score-group boundary with an odd number of entrants above it). A round at
+those bounds is then brought to the optimum of criterion 4 by :func:`_improved`: only pairs
+that some cycle of swaps gaining on criterion 4 could use are matched again, and exactly (a few
+dozen to a few hundred nodes in fields of 100-1,024 entrants). When the windows miss a bound or
+leave entrants unmatched (earlier meetings force more floaters than the bound: rare), the round
+is matched exactly over every pair by :func:`._matching.proven_matching`, starting from the
+windows' pairs: a sparse graph is matched with its LP dual, every other pair that could beat
+that dual (see :class:`_Near`) is priced against it, and the graph grows until no pair does,
+which proves the optimum of all four criteria over every pair (under a second at 1,024
+entrants).
 
 Lookahead: given `rounds_left`, the rounds still to be paired after this one, a round is chosen
 only if the unplayed pairs that remain still hold that many rounds without a rematch or a second
@@ -34,12 +36,20 @@ corner (two triangles left among six entrants, say) by an early round that was i
 """
 
 import heapq
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ._matching import Cost, exact_matching, match_sequence, min_cost_matching
+from ._matching import (
+    Cost,
+    Near,
+    exact_matching,
+    match_sequence,
+    min_cost_matching,
+    proven_matching,
+)
 from ._search import Effort
 
 Pairs = list[tuple[int, int]]
@@ -49,7 +59,6 @@ Search = Callable[[list[set[int]], int], list[Pairs] | None]
 
 Style = Literal["slide", "adjacent"]
 EXACT_FIELD = 64  # fields up to this size are matched exactly over every pair
-EXACT_WHEN_STUCK = 256  # ... and up to this size when the windows miss a bound of criteria 1-3
 _LOOKAHEAD_STEPS = 50_000  # search steps for the rounds left after one candidate round
 _LOOKAHEAD_TRIES = 8  # candidate rounds tried, each avoiding the pairs of those rejected
 
@@ -126,6 +135,11 @@ def pair_swiss(
             return (0, (group_a - group_b) ** 2, abs(a - b))
         return (0, 0, abs(abs(position[a] - position[b]) - target[group_a]))
 
+    # Each tier of `cost` at most: the bye's distance from the bottom, the squared distance
+    # of two score groups, a distance in the standings.
+    ceiling = (count, (len(scores) - 1) ** 2, count)
+    near = _Near(nodes, bye_node, group_of, members, position, target).near
+
     def solve(avoid: frozenset[frozenset[int]]) -> list[tuple[int, int]]:
         """Optimal pairing (as node pairs), the pairs in `avoid` counted like rematches."""
 
@@ -136,14 +150,12 @@ def pair_swiss(
             effort.spend(2 * len(nodes) ** 2)
             return exact_matching(len(nodes), allowed_now, cost)
         effort.spend(8 * len(nodes))
-        found = match_sequence(len(nodes), allowed_now, cost)
+        exact = _Proven(ceiling, near, effort)
+        found = match_sequence(len(nodes), allowed_now, cost, exact=exact)
+        if exact.used:  # the windows left entrants unmatched: matched exactly from there
+            return found
         if _misses_a_bound(found, allowed_now, cost, group_of, nodes, bye_node):
-            effort.spend(2 * len(nodes) ** 2)
-            if len(nodes) <= EXACT_WHEN_STUCK:  # (rematches force more floaters: rare)
-                return exact_matching(len(nodes), allowed_now, cost)
-            found = match_sequence(len(nodes), allowed_now, cost, window=len(nodes))
-            if _misses_a_bound(found, allowed_now, cost, group_of, nodes, bye_node):
-                return found
+            return exact(len(nodes), allowed_now, cost, found)
         # A better round has the same floaters' boundaries (criterion 3 at its bound).
         crossed = {min(group_of[nodes[u]], group_of[nodes[v]]) for u, v in found if cost(u, v)[1]}
         return _improved(
@@ -196,6 +208,61 @@ def pair_swiss(
         bye=next((entrants[a].id for a, b in ranked if b == bye_node), None),
         rematches=sum(not valid(a, b) for a, b in ranked),
     )
+
+
+class _Proven:
+    """:func:`proven_matching` for one field, noting whether it was used."""
+
+    def __init__(self, ceiling: Cost, near: Near, effort: Effort) -> None:
+        self.ceiling, self.near, self.effort, self.used = ceiling, near, effort, False
+
+    def __call__(self, count: int, allowed: Allowed, cost: CostOf, start: Pairs) -> Pairs:
+        self.used = True
+        self.effort.spend(2 * count**2)
+        return proven_matching(count, allowed, cost, self.ceiling, start, near=self.near)
+
+
+class _Near:
+    """Which nodes (see pair_swiss) may pair with a node below a given cost."""
+
+    def __init__(
+        self,
+        nodes: list[int],
+        bye_node: int | None,
+        group_of: list[int],
+        members: list[list[int]],
+        position: list[int],
+        target: list[int],
+    ) -> None:
+        self.nodes, self.bye_node, self.group_of = nodes, bye_node, group_of
+        self.members, self.position, self.target = members, position, target
+        self.node_of = {rank: v for v, rank in enumerate(nodes)}
+
+    def near(self, u: int, limit: Cost) -> list[int] | range:
+        """Every node v whose pair with node u may cost less than `limit` (with the leading
+        tier of disallowed pairs)."""
+        a = self.nodes[u]
+        if a == self.bye_node or limit[:2] > (0, 0):
+            return range(len(self.nodes))  # (a disallowed pair, or one with the bye)
+        near = [self.node_of[b] for b in self._ranks(a, limit[2], limit[3])]
+        return near + ([len(self.nodes) - 1] if self.bye_node is not None else [])
+
+    def _ranks(self, a: int, spread: int, distance: int) -> Iterator[int]:
+        """The ranks b with a pair (a, b) below `spread` in squared score-group distance, or
+        at it and below `distance`."""
+        group = self.group_of[a]
+        for other, ranks in enumerate(self.members):
+            squared = (other - group) ** 2
+            if squared < spread:
+                yield from ranks
+            elif squared == spread and other != group:
+                yield from ranks[
+                    bisect_left(ranks, a - distance + 1) : bisect_left(ranks, a + distance)
+                ]
+            elif squared == spread:
+                place, aim = self.position[a], self.target[group]
+                for centre in (place + aim, place - aim):
+                    yield from ranks[max(0, centre - distance + 1) : max(0, centre + distance)]
 
 
 def _preferences(
