@@ -2,13 +2,19 @@
 16 to 1,024 entrants, each against a peer measured in the same run.
 
 Run `python benchmarks/pairing.py` (about two minutes on the shared 2-core machine; `--whist`
-runs the whist part alone, `--exact-up-to N` compares Swiss with the complete graph up to N
-entrants, 128 by default: that peer takes seconds at 128 and minutes from 512 on).
+runs the whist part alone, `--stuck` the stuck Swiss rounds alone, `--exact-up-to N` compares
+Swiss with the complete graph up to N entrants, 128 by default: that peer takes seconds at 128
+and minutes from 512 on).
 
 - Swiss: the 10th round after 9 simulated rounds (random results, league.pairing.simulation).
   The peer is networkx's blossom algorithm on the complete graph with the same four criteria
   (tests/pairing/test_swiss.py `exact_optimum`); the round must reach its optimum on all four
   ("optimal"). Targets: 1,024 entrants in 0.2 s, no rematch.
+- Swiss, stuck: round 6 of 512 and 1,024 entrants whose two smallest score groups have all met
+  among themselves (tests/pairing/test_swiss.py `stuck_field`), so that they float more than
+  the bound of criterion 3 and the round is matched exactly over every pair, with its proof
+  (league.pairing._matching.proven_matching). The peer is the ordinary round 6 of the same
+  event (without those meetings); the ratio is stuck / ordinary.
 - Rotating partners: the 10th round, and up to 64 players a late one (round (n - 1) // 2,
   the last that any field of n players can play without a repeated opponent, where fresh
   seatings run out). The peer is the two global matchings (partnerships, then tables of
@@ -38,13 +44,15 @@ from league.pairing import (  # noqa: E402
     pair_swiss,
     repeats,
     rotating,
+    swiss,
     whist_schedule,
 )
 from league.pairing.simulation import rotating_event, swiss_event  # noqa: E402
-from tests.pairing.test_swiss import exact_optimum, stated_cost  # noqa: E402
+from tests.pairing.test_swiss import exact_optimum, stated_cost, stuck_field  # noqa: E402
 
 HISTORY = 9
 SIZES = (16, 32, 64, 128, 256, 512, 1024)
+STUCK_SIZES = (512, 1024)
 WHIST_SIZES = (24, 32, 48, 64)
 EXACT_UP_TO = 128
 
@@ -117,6 +125,46 @@ def swiss_figures(exact_up_to: int) -> list[dict]:
     return rows
 
 
+def swiss_stuck_figures() -> list[dict]:
+    print("\nSwiss, stuck: round 6 with the two smallest score groups all met already\n")
+    print(f"{'entrants':>8} {'cpu (s)':>8} {'ordinary (s)':>12} {'ratio':>7} {'proven':>6}")
+    rows = []
+    for size in STUCK_SIZES:
+        entrants = stuck_field(size, seed=size)
+        ((ordinary, _),) = deque(swiss_event(size, 6, seed=size), maxlen=1)
+        cpu, _ = best_time(partial(pair_swiss, entrants))
+        peer, _ = best_time(partial(pair_swiss, ordinary))
+        proven = takes_the_proof(entrants)
+        print(f"{size:>8} {cpu:>8.3f} {peer:>12.3f} {cpu / peer:>7.1f} {proven!s:>6}")
+        rows.append(
+            {
+                "entrants": size,
+                "cpu": round(cpu, 4),
+                "ordinary_cpu": round(peer, 4),
+                "ratio": round(cpu / peer, 2),
+                "proven": proven,
+            }
+        )
+    return rows
+
+
+def takes_the_proof(entrants) -> bool:
+    """Whether the round is matched by the exact, proven matching (it was stuck)."""
+    calls = []
+    real = swiss.proven_matching
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    swiss.proven_matching = counted
+    try:
+        pair_swiss(entrants)
+    finally:
+        swiss.proven_matching = real
+    return bool(calls)
+
+
 def rotating_figures() -> list[dict]:
     print("\nRotating partners: one round after the rounds before it (simulated)\n")
     print(
@@ -154,9 +202,14 @@ def main() -> None:
     exact_up_to = EXACT_UP_TO
     if "--exact-up-to" in arguments:
         exact_up_to = int(arguments[arguments.index("--exact-up-to") + 1])
-    figures = {"benchmark": "pairing", "whist": whist_figures()}
-    if "--whist" not in arguments:
+    figures: dict = {"benchmark": "pairing"}
+    if "--stuck" in arguments:
+        figures["swiss_stuck"] = swiss_stuck_figures()
+    else:
+        figures["whist"] = whist_figures()
+    if not {"--whist", "--stuck"} & set(arguments):
         figures["swiss"] = swiss_figures(exact_up_to)
+        figures["swiss_stuck"] = swiss_stuck_figures()
         figures["rotating"] = rotating_figures()
     figures["load"] = round(os.getloadavg()[0], 1)
     print(f"\nload average: {figures['load']}")
