@@ -14,7 +14,7 @@ around each vertex, and a greedy pass matches tight edges before the first stage
 unmatched vertices keep even duals, which keeps every halved slack an integer).
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -74,12 +74,10 @@ class Matched:
         return slack + self._sums[i][low - 1] if low else slack
 
 
-def max_weight_perfect(
-    count: int, edges: Sequence[Edge], spend: Callable[[int], object] = lambda steps: None
-) -> Matched:
+def max_weight_perfect(count: int, edges: Sequence[Edge]) -> Matched:
     """A maximum-weight perfect matching of vertices ``range(count)`` over `edges` (integer
-    weights, any sign), which must hold a perfect matching; `spend` is told of the work."""
-    state = _State(count, edges, spend)
+    weights, any sign), which must hold a perfect matching."""
+    state = _State(count, edges)
     state.solve()
     if any(m == -1 for m in state.mate):
         raise ValueError("the edges hold no perfect matching")
@@ -95,10 +93,9 @@ class _State:
     vertex's `mate` is the endpoint at the far side of its matched edge. Blossoms are numbered
     from `count` on; `label` is 0 (free), 1 (S) or 2 (T) for top-level blossoms and vertices."""
 
-    def __init__(self, count: int, edges: Sequence[Edge], spend: Callable[[int], object]) -> None:
+    def __init__(self, count: int, edges: Sequence[Edge]) -> None:
         n = count
         self.n = n
-        self.spend = spend
         self.endpoint = [v for i, j, _ in edges for v in (i, j)]
         self.weight = [2 * w for _, _, w in edges]
         self.neighbend: list[list[int]] = [[] for _ in range(n)]
@@ -378,7 +375,6 @@ class _State:
         bestedge, dual, weight = self.bestedge, self.dual, self.weight
         while self.queue:
             v = self.queue.pop()
-            self.spend(len(self.neighbend[v]))
             for p in self.neighbend[v]:
                 k = p >> 1
                 w = endpoint[p]
@@ -471,7 +467,6 @@ class _State:
         self.bestedges[n:] = [None] * n
         self.allowed[:] = [False] * len(self.allowed)
         self.queue[:] = []
-        self.spend(n)
         for v in range(n):
             if self.mate[v] == -1 and self.label[self.inblossom[v]] == 0:
                 self.assign_label(v, 1, -1)
@@ -479,7 +474,6 @@ class _State:
             kind, amount, which = self.delta()
             if kind == -1:
                 return False
-            self.spend(n)
             self.update_duals(amount)
             if kind == 4:
                 self.expand_blossom(which, False)
