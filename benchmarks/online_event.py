@@ -54,7 +54,8 @@ from core.processes import end_group, start_group  # noqa: E402
 # reaching the last of an arena's 256 first tables takes it longer than 2 minutes (with 120 s
 # the timers of the tables it had not reached fired together, ~70 at once, and the worker's
 # autopilot ticks waited behind them: a harness's lag, not a player's). 300 s is the most an
-# organiser may set (league/services/autopilot.py TURN_SECONDS).
+# organiser may set (league/services/autopilot.py TURN_SECONDS); a round's limit is then at
+# least a hand of such turns (140 minutes), never reached: each round ends with its last table.
 RULES = {"target": 1, "turn_seconds": 300}
 
 
@@ -270,7 +271,7 @@ def run_swiss(pairs: int, rounds: int, rng: random.Random) -> dict:
     ]
     starts = timezone.now() + timedelta(minutes=2)
     autopilot.configure(
-        organiser, event, starts=starts, check_in_minutes=1, pause_seconds=0, round_minutes=60
+        organiser, event, starts=starts, check_in_minutes=1, pause_seconds=0, round_minutes=150
     )
     Autopilot.objects.filter(event=event).update(starts=timezone.now() + timedelta(minutes=1))
     for entry in made:
