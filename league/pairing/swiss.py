@@ -139,7 +139,8 @@ def pair_swiss(
     # Each tier of `cost` at most: the bye's distance from the bottom, the squared distance
     # of two score groups, a distance in the standings.
     ceiling = (count, (len(scores) - 1) ** 2, count)
-    near = _Near(nodes, bye_node, group_of, members, position, target).near
+    finder = _Near(nodes, bye_node, group_of, members, position, target)
+    near, node_of = finder.near, finder.node_of
 
     def solve(avoid: frozenset[frozenset[int]]) -> list[tuple[int, int]]:
         """Optimal pairing (as node pairs), the pairs in `avoid` counted like rematches."""
@@ -166,8 +167,6 @@ def pair_swiss(
             len(nodes) - 1 if bye_node else None,
             effort,
         )
-
-    node_of = {rank: u for u, rank in enumerate(nodes)}
 
     def candidates(u: int, below: int, crossed: set[int]) -> Iterator[int]:
         """The nodes v that u may meet at a criterion-4 cost below `below`: in its score group,
