@@ -193,8 +193,9 @@ def proven_matching(
     the complete graph), found on a sparse graph and proven over every pair.
 
     `ceiling` bounds each tier of `cost` over every pair. The sparse graph holds a perfect
-    matching (`start`, else neighbours in the sequence) and each node's `neighbours` nearest
-    allowed nodes in the sequence. It is matched exactly with its dual (see :mod:`._blossom`);
+    matching (`start`, else neighbours in the sequence), each node's `neighbours` nearest
+    allowed nodes in the sequence, and every allowed pair of a node paired against the rules
+    in `start`. It is matched exactly with its dual (see :mod:`._blossom`);
     every other pair is then priced against that dual, and if some pair's slack is negative
     the most negative pairs join the graph and it is matched again. When no pair is left with
     a negative slack, the dual is feasible over the complete graph, and the matching is optimal
@@ -225,6 +226,8 @@ def proven_matching(
     graph = set(_nearest(range(count), allowed, neighbours))
     pairs = start or _in_order(range(count))
     graph.update((min(pair), max(pair)) for pair in pairs)
+    for u in {u for pair in pairs if not allowed(*pair) for u in pair}:
+        graph.update((min(u, v), max(u, v)) for v in range(count) if v != u and allowed(u, v))
     weights = {edge: weight(*edge) for edge in sorted(graph)}
     while True:
         matched = max_weight_perfect(count, [(u, v, w) for (u, v), w in weights.items()])
