@@ -174,20 +174,8 @@ def pair_swiss(
         a = nodes[u]
         if a == bye_node:
             return
-        group = group_of[a]
-        ranks = members[group]
-        place, aim = position[a], target[group]
-        near = {
-            ranks[j]
-            for centre in (place + aim, place - aim)
-            for j in range(max(0, centre - below + 1), min(len(ranks), centre + below))
-            if j != place
-        }
-        near.update(
-            b
-            for b in range(max(0, a - below + 1), min(count, a + below))
-            if abs(group_of[b] - group) == 1 and min(group_of[b], group) in crossed
-        )
+        near = {b for b in finder.aimed(a, below) if b != a}
+        near.update(finder.crossing(a, below, crossed))
         for b in near:
             v = node_of[b]
             if allowed(u, v) and cost(u, v)[2] < below:
@@ -256,13 +244,30 @@ class _Near:
             if squared < spread:
                 yield from ranks
             elif squared == spread and other != group:
-                yield from ranks[
-                    bisect_left(ranks, a - distance + 1) : bisect_left(ranks, a + distance)
-                ]
+                yield from self.across(a, other, distance)
             elif squared == spread:
-                place, aim = self.position[a], self.target[group]
-                for centre in (place + aim, place - aim):
-                    yield from ranks[max(0, centre - distance + 1) : max(0, centre + distance)]
+                yield from self.aimed(a, distance)
+
+    def aimed(self, a: int, distance: int) -> Iterator[int]:
+        """The ranks of a's score group (a among them) less than `distance` from the places
+        a aims at (criterion 4's cost within a group)."""
+        group = self.group_of[a]
+        ranks, place, aim = self.members[group], self.position[a], self.target[group]
+        for centre in (place + aim, place - aim):
+            yield from ranks[max(0, centre - distance + 1) : max(0, centre + distance)]
+
+    def crossing(self, a: int, distance: int, crossed: set[int]) -> Iterator[int]:
+        """The ranks of the score groups next to a's, across a boundary in `crossed` (the
+        lower group's index), less than `distance` from a in the standings."""
+        group = self.group_of[a]
+        for other in (group - 1, group + 1):
+            if 0 <= other < len(self.members) and min(other, group) in crossed:
+                yield from self.across(a, other, distance)
+
+    def across(self, a: int, other: int, distance: int) -> list[int]:
+        """The ranks of score group `other` less than `distance` from a in the standings."""
+        ranks = self.members[other]
+        return ranks[bisect_left(ranks, a - distance + 1) : bisect_left(ranks, a + distance)]
 
 
 def _preferences(

@@ -98,7 +98,6 @@ def test_two_timers_racing_apply_one_action(players):
 
 
 def test_a_silent_sweeper_extends_deadlines_instead_of_firing(players):
-
     table = overdue(full_table(players, "dominican"))
     cache.delete(timers.SWEEP_KEY)
     assert timers.sweep() == 0  # the first sweep after a silence
@@ -113,7 +112,6 @@ def test_a_silent_sweeper_extends_deadlines_instead_of_firing(players):
 def test_two_sweeps_after_a_silence_decide_the_grace_once(postgres, players):
     """Two sweeps at once after a restart, and a countdown task left from before it: the
     overdue turns all get the grace, none fires; once it is over each fires exactly once."""
-
     from games.tasks import time_out_table
 
     made = [full_table(players, "dominican") for _ in range(3)]
@@ -139,7 +137,6 @@ def test_two_sweeps_after_a_silence_decide_the_grace_once(postgres, players):
 def test_a_web_process_sweeps_while_no_worker_does(redis_layer, service_env, log_dir, players):
     """Without a worker (no heartbeat), a web process plays the overdue turn; while a
     worker's heartbeat is fresh, it leaves the sweep to the worker."""
-
     table = overdue(full_table(players, "dominican"))
     process, url = start_server(service_env | {"WEB_SWEEPER": "1"}, log_dir / "web-sweep.log")
 
@@ -266,7 +263,6 @@ def test_a_seat_absent_all_hand_forfeits_in_competition(players):
 
 def test_extended_deadlines_reach_the_connected_players(redis_layer, asgi_server, players):
     """After a silence, the sweeper's extension is an update every socket gets at once."""
-
     # Late past the gap, as after an outage: a countdown armed when the table was made (a
     # worker may be running) leaves it to the sweep.
     table = overdue(full_table(players, "dominican"), seconds=timers.GAP_SECONDS + 5)
@@ -318,7 +314,6 @@ def test_the_sweeper_arms_the_countdown_of_a_deadline_coming_near(
 ):
     """A far deadline costs no task when it is set; the sweep before it arms its countdown,
     and the worker, not the sweeper, plays on time."""
-
     table = full_table(players, SHORT | {"turn_seconds": 600})
     swept_just_now()
 
@@ -380,7 +375,6 @@ def test_between_hands_only_an_absent_seat_has_a_deadline(players):
     """Players who are there must all press "next"; a deadline runs only while a seat that
     has not pressed is offline, and when the sweep finds it passed that seat counts as
     ready, not the ones who are there."""
-
     from games.services import presence
 
     table = full_table(players, {"preset": "dominican", "target": 500}, next_hand_seconds=45)
