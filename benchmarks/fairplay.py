@@ -95,10 +95,11 @@ BUDGET = {
     "nodes": fp.NODES,
     "limit": fp.NODES,
 }
+PROGRAM_MARGINS = (0.0, 0.5, 1.0, 2.0)  # points (beyond two standard errors) a move may lose
 CACHE = Path(__file__).resolve().parent.parent / "var" / "benchmarks" / "fairplay-hands.jsonl"
 # What a cached hand depends on: the rules, the detector's budgets, the simulated players.
 VERSION = json.dumps(
-    ["tournament", fp.HORIZON, fp.SAMPLES, fp.EXACT_DEALS, fp.NODES, fp.MIN_GAIN, 2], default=str
+    ["tournament", fp.HORIZON, fp.SAMPLES, fp.EXACT_DEALS, fp.NODES, fp.MIN_GAIN, 3], default=str
 )
 
 
@@ -256,6 +257,84 @@ def running_peaks(tally, pairs, hands, min_hands, seed):
 
 def share_flagged(peaks: list[list[float]], played: int, threshold: float) -> float:
     return sum(p[played - 1] >= threshold for p in peaks) / len(peaks)
+
+
+def seat_pools(simulated: dict[tuple[str, int], dict]) -> dict[str, list[list[dict]]]:
+    """Each level's seat-hands (one seat's decisions in one hand), honest seats only."""
+    pools: dict[str, list[list[dict]]] = {}
+    for (sim, _), row in sorted(simulated.items()):
+        levels, share = SIMULATIONS[sim]
+        for seat, level in enumerate(levels):
+            if not (share and seat % 2 == 0):
+                pools.setdefault(level, []).append(
+                    [d for d in row["decisions"] if d["seat"] == seat]
+                )
+    return pools
+
+
+def agreement_peaks(pool, margin, players, hands, seed) -> list[list[float]]:
+    """For `players` players drawn from a level's pool (hand by hand), the highest share of
+    moves within `margin` of the own-information best reached by each number of hands, counted
+    once PROGRAM_DECISIONS decisions are behind it (as the live system opens a case)."""
+    rng = random.Random(seed)
+    tally = [(sum(fp.program_move(d, margin) for d in hand), len(hand)) for hand in pool]
+    out = []
+    for _ in range(players):
+        agreed = decisions = 0
+        best, row = float("-inf"), []
+        for _ in range(hands):
+            a, n = rng.choice(tally)
+            agreed, decisions = agreed + a, decisions + n
+            if decisions >= fp.PROGRAM_DECISIONS:
+                best = max(best, agreed / decisions)
+            row.append(best)
+        out.append(row)
+    return out
+
+
+def program_signal(simulated, checkpoints: dict[int, int], players: int) -> None:
+    """The softer signal's calibration: a copier of the strong level (the program) against
+    honest players of the other levels. For each margin, the lowest share that at most 1% of
+    honest easy and medium players reach within 50 matches, and the copiers reaching it."""
+    pools = seat_pools(simulated)
+    horizon = checkpoints[50]
+    print(
+        f"\nthe softer signal: moves within a margin of the own-information best, over at least"
+        f" {fp.PROGRAM_DECISIONS} valued decisions, {players} drawn players a level"
+    )
+    for level, pool in pools.items():
+        decisions = [d for hand in pool for d in hand]
+        shares = [
+            statistics.mean(fp.program_move(d, m) for d in decisions) for m in PROGRAM_MARGINS
+        ]
+        print(
+            f"  {level:<8} {len(decisions):>6} decisions; agreement at margins "
+            + ", ".join(f"{m:g}: {s:.1%}" for m, s in zip(PROGRAM_MARGINS, shares, strict=True))
+        )
+    print(f"{'margin':>8}{'threshold':>10}{'honest max':>11}{'program @25':>12}{'program @50':>12}")
+    for margin in PROGRAM_MARGINS:
+        peaks = {
+            level: agreement_peaks(pool, margin, players, horizon, 5)
+            for level, pool in pools.items()
+        }
+        honest = [peaks[level] for level in peaks if level != "strong"]
+        for step in range(50, 101):
+            threshold = step / 100
+            if max(share_flagged(p, horizon, threshold) for p in honest) <= 0.01:
+                break
+        fpos = max(share_flagged(p, horizon, threshold) for p in honest)
+        caught = [share_flagged(peaks["strong"], checkpoints[m], threshold) for m in (25, 50)]
+        print(f"{margin:>8g}{threshold:>10.2f}{fpos:>11.1%}{caught[0]:>12.0%}{caught[1]:>12.0%}")
+    setting = agreement_peaks(pools["strong"], fp.PROGRAM_MARGIN, players, horizon, 6)
+    print(
+        f"the detector's setting (games/engine/fairplay.py): margin {fp.PROGRAM_MARGIN:g},"
+        f" agreement >= {fp.PROGRAM_AGREEMENT:.2f}: copiers of the strong level reaching it "
+        + ", ".join(
+            f"{share_flagged(setting, played, fp.PROGRAM_AGREEMENT):.0%} within {m}"
+            for m, played in checkpoints.items()
+        )
+        + f" (and thinking times at least {fp.PROGRAM_EVENNESS:.2f} even)"
+    )
 
 
 def solver_speed(rng, per_size):
@@ -444,6 +523,7 @@ def main() -> None:
     )
     full = min(rates[f][25] for f in FULL)
     partial = rates[PARTIAL][50]
+    program_signal(simulated, checkpoints, args.pairs)
 
     solver_speed(rng, args.speed)
     costs = [row["seconds"] for row in simulated.values()]

@@ -19,8 +19,8 @@ and the minimum of hands are calibrated on simulated honest play by benchmarks/f
 
 Only the later part of a hand is valued (at most `HORIZON` tiles in the hands): before it,
 one deal alone takes the solver longer than a whole hand's budget. The second, softer signal
-is how often a seat plays the move that is best on its own information (what a program
-would tell it) together with how even its thinking times are (`timing_evenness`).
+is how often a seat plays a move (nearly) best on its own information, what a program would
+tell it (`program_move`), together with how even its thinking times are (`timing_evenness`).
 """
 
 import random
@@ -45,6 +45,16 @@ MIN_GAIN = 1.0  # points the partner's tiles must add to the best move for a tel
 THRESHOLD = 3.5
 MIN_HANDS = 50  # hands a player or pair must have behind it
 MIN_DECISIONS = 60  # valued decisions likewise
+# The softer signal (benchmarks/fairplay.py's program block, on the same simulations): a
+# player whose moves are within PROGRAM_MARGIN points of the best on its own information on
+# at least PROGRAM_AGREEMENT of PROGRAM_DECISIONS or more valued decisions, which at most 1%
+# of honest easy and medium players reach within 50 matches, and whose thinking times are at
+# least PROGRAM_EVENNESS even (`timing_evenness`; no simulation has thinking times: this one
+# is a judgement, see docs/fairplay.md).
+PROGRAM_MARGIN = 0.0
+PROGRAM_AGREEMENT = 0.9
+PROGRAM_DECISIONS = 60
+PROGRAM_EVENNESS = 0.75
 
 
 class DecisionCheck(NamedTuple):
@@ -57,6 +67,7 @@ class DecisionCheck(NamedTuple):
     partner_best: str
     own_values: dict[str, float]
     partner_values: dict[str, float]
+    own_errors: dict[str, float]  # standard errors of the own losses (0: every deal solved)
     exact: bool  # both valuations solved every deal
     partner_tiles: tuple[str, ...]  # what the partner held then (evidence for referees)
     choices: int  # legal actions
@@ -95,6 +106,7 @@ class DecisionCheck(NamedTuple):
             "partner_best": self.partner_best,
             "own_values": {a: round(v, 2) for a, v in self.own_values.items()},
             "partner_values": {a: round(v, 2) for a, v in self.partner_values.items()},
+            "own_errors": {a: round(v, 2) for a, v in self.own_errors.items()},
             "exact": self.exact,
             "partner_tiles": list(self.partner_tiles),
             "choices": self.choices,
@@ -167,6 +179,7 @@ def check_hand(
                         shared.best,
                         own.values,
                         shared.values,
+                        own.errors,
                         own.exact and shared.exact,
                         tiles,
                         len(legal_actions(state)),
@@ -195,6 +208,16 @@ def z_score(advantages: Sequence[float]) -> float:
 def confidence(z: float) -> float:
     """The chance that an honest seat would show a smaller z (one-sided, normal)."""
     return 0.5 * (1 + erf(z / sqrt(2)))
+
+
+def program_move(evidence: dict[str, Any], margin: float = PROGRAM_MARGIN) -> bool:
+    """Whether the move played (a DecisionCheck's `as_dict()`) is one a program would play:
+    its loss against the best on the seat's own information is within `margin` points plus
+    twice its standard error. A program values the decision from its own sample of deals, so
+    where the analysis sampled too, the two bests differ by chance near a tie."""
+    values = evidence["own_values"]
+    loss = values[evidence["own_best"]] - values[evidence["action"]]
+    return loss <= margin + 2 * evidence.get("own_errors", {}).get(evidence["action"], 0.0)
 
 
 def timing_evenness(seconds: Sequence[float]) -> float | None:

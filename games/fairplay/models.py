@@ -51,7 +51,6 @@ class Decision(models.Model):
     )
     telling = models.BooleanField()  # the two best moves differ
     picked = models.CharField(max_length=8, choices=Picked.choices)
-    own_best = models.BooleanField()  # played the best move on its own information
     think = models.FloatField(null=True)  # seconds since the action before it
     evidence = models.JSONField()  # games.engine.fairplay.DecisionCheck.as_dict()
 

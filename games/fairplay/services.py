@@ -39,11 +39,6 @@ from .models import Case, Decision, HandCheck
 
 TASK = "fairplay.check_hand"
 CHECKED = (Table.Kind.RANKED, Table.Kind.FIXTURE)  # casual tables: on request only
-# The softer signal: a player whose moves are the best on its own information this often,
-# at an even pace (games.engine.fairplay.timing_evenness), over this many decisions.
-PROGRAM_AGREEMENT = 0.9
-PROGRAM_EVENNESS = 0.75
-PROGRAM_DECISIONS = 60
 
 
 def option(name: str) -> Any:
@@ -136,7 +131,6 @@ def check_hand(hand_id: int, on_request: bool = False) -> None:
                 partner_id=seated.get((c.seat + 2) % 4),
                 telling=c.telling,
                 picked=c.picked,
-                own_best=c.own_values[c.action] == c.own_values[c.own_best],
                 think=thinking.get(c.at),
                 evidence=c.as_dict(),
             )
@@ -158,7 +152,7 @@ class Statistic:
     advantage: float | None  # mean points a decision the partner's tiles added to the moves
     z: float  # games.engine.fairplay.z_score of the advantages
     confidence: float  # games.engine.fairplay.confidence
-    agreement: float | None  # share of moves best on the player's own information
+    agreement: float | None  # share of moves a program would play (engine.program_move)
     evenness: float | None  # games.engine.fairplay.timing_evenness
 
     @property
@@ -191,7 +185,9 @@ def _statistic(rows: list[tuple]) -> Statistic:
         engine.advantage(e["action"], e["own_values"], e["partner_values"]) for *_, e in rows
     ]
     z = engine.z_score(advantages)
-    agreement = sum(own for *_, own, _, _ in rows) / len(rows) if rows else None
+    margin = option("PROGRAM_MARGIN")
+    programmed = [engine.program_move(e, margin) for *_, e in rows]
+    agreement = sum(programmed) / len(rows) if rows else None
     times = [think for *_, think, _ in rows if think is not None]
     return Statistic(
         hands,
@@ -206,7 +202,7 @@ def _statistic(rows: list[tuple]) -> Statistic:
     )
 
 
-_FIELDS = ("hand_id", "telling", "picked", "own_best", "think", "evidence")
+_FIELDS = ("hand_id", "telling", "picked", "think", "evidence")
 
 
 def player_statistic(player_id: int) -> Statistic:
@@ -264,9 +260,9 @@ def _review_cases(pairs: set[tuple[int, int | None]]) -> None:
     for player_id in players:
         stat = player_statistic(player_id)
         if (
-            stat.decisions >= PROGRAM_DECISIONS
-            and (stat.agreement or 0) >= PROGRAM_AGREEMENT
-            and (stat.evenness or 0) >= PROGRAM_EVENNESS
+            stat.decisions >= option("PROGRAM_DECISIONS")
+            and (stat.agreement or 0) >= option("PROGRAM_AGREEMENT")
+            and (stat.evenness or 0) >= option("PROGRAM_EVENNESS")
         ):
             _keep_case(Case.Kind.PROGRAM, player_id, None, Q(player_id=player_id), stat)
 

@@ -35,15 +35,18 @@ def make_table(users: list, kind: str = Table.Kind.RANKED, **fields) -> Table:
     return table
 
 
-def store_hand(table: Table, number: int, final, users: list, rng: random.Random) -> Hand:
+def store_hand(
+    table: Table, number: int, final, users: list, rng: random.Random, pace=None
+) -> Hand:
     """The finished hand as the table stores it: a person's actions under their user, a
-    bot's under none, each a few seconds after the one before."""
+    bot's under none, each a few seconds after the one before (1 to 12, or the seat's own
+    (least, most) in `pace`)."""
     record = to_record(final)
     hand = Hand.objects.create(table=table, number=number, record=record, ruling=adjudicate(record))
     state = replay({**record, "actions": []})
     at = timezone.now()
     for index, action in enumerate(final.actions):
-        at += timedelta(seconds=rng.uniform(1, 12))
+        at += timedelta(seconds=rng.uniform(*(pace or {}).get(state.turn, (1, 12))))
         made = Action.objects.create(
             table=table,
             hand=number,
@@ -59,12 +62,17 @@ def store_hand(table: Table, number: int, final, users: list, rng: random.Random
     return hand
 
 
-def play_and_store(table, users, hands: int, seed: int, colluders=(), share=1.0) -> list[Hand]:
+def play_and_store(
+    table, users, hands: int, seed: int, colluders=(), share=1.0, programs=(), pace=None
+) -> list[Hand]:
     """`hands` hands at the table: medium-level play, `colluders` seeing their partner's
-    tiles on a `share` of their decisions."""
+    tiles on a `share` of their decisions, `programs` playing a program's moves; `pace`:
+    store_hand's."""
     rng = random.Random(seed)
     stored = []
     for number in range(1, hands + 1):
-        final = play_hand(PRESETS["tournament"], rng, ["medium"] * 4, colluders, share, BUDGET)
-        stored.append(store_hand(table, number, final, users, rng))
+        final = play_hand(
+            PRESETS["tournament"], rng, ["medium"] * 4, colluders, share, BUDGET, programs
+        )
+        stored.append(store_hand(table, number, final, users, rng, pace))
     return stored

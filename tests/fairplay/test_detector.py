@@ -37,6 +37,29 @@ def test_a_colluding_pair_is_flagged_and_an_honest_one_is_not():
     assert cases[0].status == Case.Status.OPEN  # nothing is automatic
 
 
+@override_settings(FAIRPLAY={**FAST, "PROGRAM_DECISIONS": 20})
+def test_a_player_copying_a_program_at_an_even_pace_is_queued_and_nobody_else():
+    """Seats 0 and 1 play the program's moves, seats 2 and 3 their own (medium level); seats
+    0 and 2 take five to six seconds a move, the others one to twelve."""
+    users = make_players(4, "p")
+    table = make_table(users)
+    even = (5, 6)
+    hands = play_and_store(table, users, 24, seed=13, programs=(0, 1), pace={0: even, 2: even})
+    for hand in hands:
+        services.check_hand(hand.pk)
+    copier, uneven_copier, even_honest, honest = (services.player_statistic(u.pk) for u in users)
+    agreement = services.option("PROGRAM_AGREEMENT")
+    evenness = services.option("PROGRAM_EVENNESS")
+    assert copier.decisions >= 20 and copier.agreement >= agreement
+    assert copier.evenness >= evenness
+    assert uneven_copier.agreement >= agreement and uneven_copier.evenness < evenness
+    assert even_honest.evenness >= evenness and even_honest.agreement < agreement
+    assert honest.agreement < agreement
+    cases = Case.objects.filter(kind=Case.Kind.PROGRAM)
+    assert [(c.player_id, c.partner_id) for c in cases] == [(users[0].pk, None)]
+    assert cases[0].statistic["agreement"] == round(copier.agreement, 3)
+
+
 @override_settings(FAIRPLAY=FAST)
 def test_a_check_runs_once_and_a_ruling_that_replaces_the_record_runs_it_again():
     users = make_players(4, "o")
