@@ -13,7 +13,8 @@ facts only: a seat that passed or drew holds neither open number (until it draws
 - **strong** values every legal action over the deals of the hidden tiles consistent with
   what the seat has seen and plays the one with the best mean result for its side: each deal
   solved exactly, as if all tiles were face up (exact.py, solver.py: the analysis's own
-  deals), from the hand's first decision on. Once the deals it cannot tell apart are few
+  deals), from the hand's first decision on, and each deal's points taken for what they do
+  to the side's chance of winning the match (stake.py). Once the deals it cannot tell apart are few
   (`STRONG_DEALS`) it solves every one; before, a sample (up to `STRONG_SAMPLES`), fewer
   early in the hand, where one deal is dearer to solve. The deals are not all equally
   likely: players shed their heavy tiles first, so a deal in which a seat held a heavier
@@ -45,7 +46,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import exact
+from . import exact, stake
 from .exact import numbers_mask, showing, voids_of
 from .record import replay, to_record
 from .state import (
@@ -458,6 +459,7 @@ def _strong(
             limit=budget,
             deadline=deadline,
             prior=plausibility(view),
+            utility=stake.utility(view.state, view.seat),
         )
         values = None if valued is None else valued.values
     if values is None:  # a five-doubles choice, or a deal too large for the budget

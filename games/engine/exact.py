@@ -289,6 +289,7 @@ def value_decision(
     deadline: float | None = None,
     prior: Callable[[HandState], float] | None = None,
     pool: int = POOL,
+    utility: Callable[[float], float] | None = None,
 ) -> Valuation | None:
     """The decision of the seat to act, valued over the deals it could not tell apart.
 
@@ -301,6 +302,9 @@ def value_decision(
     plays a deal explains well count more): every deal is then solved in an order drawn by
     weight and its value counts by weight; when the deals are many, `samples` of them are
     drawn by weight from `pool` uniform ones.
+
+    `utility`, when given, turns each deal's points into what they are worth (stake.py: the
+    chance of winning the match) before the mean is taken.
     """
     if state.status in ENDED or state.status == DECLARE:
         raise ValueError("only a decision of a hand in play is valued")
@@ -327,7 +331,7 @@ def value_decision(
         wanted = samples
         order = (deals.sample(rng) for _ in range(samples))
     actions = legal_actions(state)
-    per_deal: list[dict[str, int]] = []
+    per_deal: list[dict[str, float]] = []
     searched = 0
     solved: dict[tuple[int, ...], dict[str, int]] = {}
     for placed in order:
@@ -346,6 +350,8 @@ def value_decision(
         ):
             break
     k = len(per_deal)
+    if utility is not None:
+        per_deal = [{a: utility(v) for a, v in d.items()} for d in per_deal]
     if weights is not None:
         used = weights[:k]
         total = sum(used)
