@@ -11,7 +11,8 @@ import itertools
 import random
 import secrets
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple, cast
+from operator import itemgetter
+from typing import Any, NamedTuple
 
 from .errors import EngineError, IllegalAction
 from .rules import Rules
@@ -107,18 +108,6 @@ _PLAYS = tuple(
     tuple({sub: tuple(CODE_NAME[c] for c in codes) for sub, codes in d.items()} for d in by_code)
     for by_code in _CODES
 )
-# _WITH[n][i](values, x): the n `values` with the i-th replaced by x, without slicing
-# (hands per seat, points per side).
-_WITH: dict[int, tuple[Callable[[tuple[int, ...], int], tuple[int, ...]], ...]] = {
-    2: (lambda h, x: (x, h[1]), lambda h, x: (h[0], x)),
-    3: (lambda h, x: (x, h[1], h[2]), lambda h, x: (h[0], x, h[2]), lambda h, x: (h[0], h[1], x)),
-    4: (
-        lambda h, x: (x, h[1], h[2], h[3]),
-        lambda h, x: (h[0], x, h[2], h[3]),
-        lambda h, x: (h[0], h[1], x, h[3]),
-        lambda h, x: (h[0], h[1], h[2], x),
-    ),
-}
 _SECURE = secrets.SystemRandom()
 # _NEXT_SEAT[n][seat]: the seat after `seat` at a table of n.
 _NEXT_SEAT = {n: (*range(1, n), 0) for n in (2, 3, 4)}
@@ -183,15 +172,21 @@ _new = tuple.__new__
 # ---------------------------------------------------------------- the deal and the opening
 
 
-def _shuffle(
-    rules: Rules, rng: random.Random | None
-) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+# A deal: the hands (tile ids), their masks, and the boneyard.
+Deal = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
+
+
+def _shuffle(rules: Rules, rng: random.Random | None) -> Deal:
     """A uniform deal: the tiles sorted by 28 independent random keys."""
     keys = [*itertools.islice(iter((rng or _SECURE).random, -1.0), 28)]  # 28 draws, at C speed
     tiles = (*sorted(_TILES, key=keys.__getitem__),)
     k, n = rules.tiles_per_hand, rules.players
     hands = tuple([tiles[i : i + k] for i in range(0, n * k, k)])
-    return hands, tiles[n * k :] if rules.boneyard else ()
+    return hands, _masks(hands), tiles[n * k :] if rules.boneyard else ()
+
+
+def _masks(hands: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    return tuple([sum(map(_BIT_OF, h)) for h in hands])
 
 
 def new_hand(
@@ -228,10 +223,9 @@ def new_hand(
             raise EngineError("bad_record", f"players must list {n} names")
         players = tuple(players)
     if deal is None:
-        hands, bone = _shuffle(rules, rng or (None if seed is None else random.Random(seed)))
+        hands, masks, bone = _shuffle(rules, rng or (None if seed is None else random.Random(seed)))
     else:
-        hands, bone = _read_deal(rules, deal, boneyard)
-    masks = tuple([sum(map(_BIT_OF, h)) for h in hands])
+        hands, masks, bone = _read_deal(rules, deal, boneyard)
     side = _SIDES[rules.pairs][:n]
     opener, forced, need_double, passed = _opening(rules, masks, leader)
     penalty: tuple[int, ...] = ()
@@ -281,7 +275,7 @@ def new_hand(
             None,
         ),
     )
-    return _before_opening(state, ()) if penalty and five < 0 else state
+    return _before_opening(state) if penalty and five < 0 else state
 
 
 _SIDES = {True: (0, 1, 0, 1), False: (0, 1, 2, 3)}
@@ -317,14 +311,14 @@ def _side_array(values: Any, sides: int, what: str) -> tuple[int, ...]:
 
 def _read_tiles(names: Any, seat: int | None) -> tuple[int, ...]:
     """Tile names -> tile ids; `seat` names the hand (None: the boneyard) in errors."""
-    hits = None
+    hits: Any = None
     if isinstance(names, (list, tuple)):
         try:
             hits = tuple(map(TILE_ID.get, names))
         except TypeError:  # unhashable junk
             hits = None
     if hits is not None and None not in hits:
-        return cast(tuple[int, ...], hits)
+        return hits
     what = "the boneyard" if seat is None else f"the hand of seat {seat}"
     if hits is None or not all(isinstance(x, str) for x in names):
         raise EngineError("bad_record", f"{what} must be a list of tiles")
@@ -332,8 +326,51 @@ def _read_tiles(names: Any, seat: int | None) -> tuple[int, ...]:
     raise EngineError("bad_tile", f"{bad!r} in {what} is not a tile of the set")
 
 
-def _read_deal(rules: Rules, deal: Any, boneyard: Any) -> tuple[Any, tuple[int, ...]]:
+def _read_deal(rules: Rules, deal: Any, boneyard: Any) -> Deal:
+    """A record's deal and boneyard (EngineError: bad_record, bad_tile, bad_deal)."""
     n, k = rules.players, rules.tiles_per_hand
+    hands, masks = _read_hands(deal, n, k) or _check_hands(deal, n, k)
+    if boneyard is None and rules.boneyard:
+        raise EngineError("bad_record", "a draw game needs its boneyard")
+    if boneyard is None or (not rules.boneyard and boneyard == []):
+        return hands, masks, ()
+    bone = _read_tiles(boneyard, None)
+    rest = 28 - n * k
+    # 28 different tiles in all: their bits add up without a carry.
+    if len(bone) != rest or (sum(masks) + sum(map(_BIT_OF, bone))).bit_count() != 28:
+        raise EngineError("bad_deal", f"the boneyard must hold exactly the {rest} undealt tiles")
+    return hands, masks, bone if rules.boneyard else ()
+
+
+# Tile names -> bits, as TILE_ID gives ids.
+_NAME_BIT = {name: BIT[t] for name, t in TILE_ID.items()}
+_LIST = {list}
+
+
+def _read_hands(
+    deal: Any, n: int, k: int
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]] | None:
+    """The hands and masks of the usual JSON deal, n lists of k different tile names (read
+    at C speed); None for anything else, which `_check_hands` reads."""
+    if type(deal) is not list or len(deal) != n or {*map(type, deal)} != _LIST:
+        return None
+    if {*map(len, deal)} != {k}:
+        return None
+    hands, masks = [], []
+    try:
+        for names in deal:
+            get = itemgetter(*names)
+            hands.append(get(TILE_ID))
+            masks.append(sum(get(_NAME_BIT)))
+    except (KeyError, TypeError):  # not a tile name
+        return None
+    if sum(masks).bit_count() != n * k:  # a tile dealt twice: the bits carried
+        return None
+    return tuple(hands), tuple(masks)
+
+
+def _check_hands(deal: Any, n: int, k: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """The hands and masks of any deal, checked one fault after another."""
     if not isinstance(deal, (list, tuple)) or len(deal) != n:
         raise EngineError("bad_record", f"the deal must list {n} hands")
     hands = tuple(map(_read_tiles, deal, range(n)))
@@ -341,19 +378,10 @@ def _read_deal(rules: Rules, deal: Any, boneyard: Any) -> tuple[Any, tuple[int, 
         if len(h) != k:
             raise EngineError("bad_deal", f"seat {s} was dealt {len(h)} tiles, not {k}")
     dealt = sum(hands, ())
-    seen = set(dealt)
-    if len(seen) != len(dealt):
+    if len(set(dealt)) != len(dealt):
         twice = next(t for t in dealt if dealt.count(t) > 1)
         raise EngineError("bad_deal", f"{NAME[twice]} is dealt twice")
-    if boneyard is None and rules.boneyard:
-        raise EngineError("bad_record", "a draw game needs its boneyard")
-    if boneyard is None or (not rules.boneyard and boneyard == []):
-        return hands, ()
-    bone = _read_tiles(boneyard, None)
-    rest = 28 - n * k
-    if len(bone) != rest or len(set(bone)) != rest or not seen.isdisjoint(bone):
-        raise EngineError("bad_deal", f"the boneyard must hold exactly the {rest} undealt tiles")
-    return hands, bone if rules.boneyard else ()
+    return hands, _masks(hands)
 
 
 def _holder(masks: tuple[int, ...], tile: int) -> int:
@@ -404,57 +432,53 @@ def _first(order: list[int], mask: int) -> int:
 
 # ---------------------------------------------------------------- scoring
 
-# The points of a hand so far: its events, points per side, and their normal part.
-Tally = tuple[tuple[Event, ...], tuple[int, ...], tuple[int, ...]]
-# After a play or a pass: the status, the turn, the result (None while the hand goes on),
-# and the tally.
-After = tuple[str, int, Result | None, tuple[Event, ...], tuple[int, ...], tuple[int, ...]]
+# The points of a hand so far, scored in place: its events, points per side, and their
+# normal part (lists while the rules loop runs, tuples in a state).
+# After a play or a pass: the status, the turn and the result (None while the hand goes on).
+After = tuple[str, int, Result | None]
 
 
 def _score(
     setup: Setup,
-    events: tuple[Event, ...],
-    points: tuple[int, ...],
-    normal: tuple[int, ...],
+    events: list[Event],
+    points: list[int],
+    normal: list[int],
     action: int | None,
     seat: int | None,
     side: int,
     kind: str,
     value: int,
-) -> Tally:
+) -> None:
     """Score one event; bonuses (every kind but `hand`) are capped under `bonus_cap`."""
-    rules = setup.rules
-    with_side = _WITH[len(points)][side]
     if kind == "hand":
-        normal = with_side(normal, normal[side] + value)
-    elif rules.bonus_cap:
-        room = rules.target - 1 - setup.scores_before[side] - points[side]
+        normal[side] += value
+    elif setup.rules.bonus_cap:
+        room = setup.rules.target - 1 - setup.scores_before[side] - points[side]
         value = max(0, min(value, room))
-    points = with_side(points, points[side] + value)
-    return events + (_new(Event, (action, seat, side, kind, value)),), points, normal
+    points[side] += value
+    events.append(_new(Event, (action, seat, side, kind, value)))
 
 
 def _pass_points(
     setup: Setup,
-    events: tuple[Event, ...],
-    points: tuple[int, ...],
-    normal: tuple[int, ...],
+    events: list[Event],
+    points: list[int],
+    normal: list[int],
     i: int,
     last: int,
-) -> Tally:
+) -> None:
     """Pass points (`pass_points`): the first pass after a play scores for the side of the
     seat that made that play."""
-    rules = setup.rules
-    return _score(
-        setup, events, points, normal, i, last, setup.side[last], "pass", rules.pass_points
+    _score(
+        setup, events, points, normal, i, last, setup.side[last], "pass", setup.rules.pass_points
     )
 
 
 def _play_scores(
     setup: Setup,
-    events: tuple[Event, ...],
-    points: tuple[int, ...],
-    normal: tuple[int, ...],
+    events: list[Event],
+    points: list[int],
+    normal: list[int],
     i: int,
     seat: int,
     tile: int,
@@ -465,74 +489,64 @@ def _play_scores(
     line: Sequence[tuple[int, int, int]],
     turn: int,
 ) -> After:
-    """What a play scores after its table count (`_table_points`, scored by `_run` for
-    every play), one rule family after another (docs/rules.md, section 4): the galo, the
-    opening bonus, and with the seat's last tile its bonuses and the hand's points (a
-    domino). Returns the status, the turn (`turn` while the hand goes on), the result and
-    the tally (`After`)."""
-    rules = setup.rules
+    """What a play scores after its table count (`_table_points`, which `_run` calls), one
+    rule family after another (docs/rules.md, section 4): the galo, the opening bonus, and
+    with the seat's last tile its bonuses and the hand's points (a domino). Returns the
+    status, the turn (`turn` while the hand goes on) and the result (`After`)."""
     if again:
-        events, points, normal = _galo_points(setup, events, points, normal, i, seat)
-    if len(line) == 1 and rules.pairs:
-        events, points, normal = _opening_bonus(
-            setup, events, points, normal, i, seat, tile, hands, ends
-        )
+        _galo_points(setup, events, points, normal, i, seat)
+    if len(line) == 1 and setup.rules.pairs:
+        _opening_bonus(setup, events, points, normal, i, seat, tile, hands, ends)
     if hands[seat]:
-        return PLAY, turn, None, events, points, normal
-    events, points, normal = _domino_bonuses(setup, events, points, normal, i, seat, tile, before)
-    events, points, normal, result = _hand_points(
-        setup, hands, i, events, points, normal, seat, None
-    )
-    return DOMINO, -1, result, events, points, normal
+        return PLAY, turn, None
+    _domino_bonuses(setup, events, points, normal, i, seat, tile, before)
+    return DOMINO, -1, _hand_points(setup, hands, i, events, points, normal, seat, None)
 
 
 def _table_points(
     setup: Setup,
-    events: tuple[Event, ...],
-    points: tuple[int, ...],
-    normal: tuple[int, ...],
+    events: list[Event],
+    points: list[int],
+    normal: list[int],
     i: int,
     seat: int,
     count: int,
-) -> Tally:
+) -> None:
     """Table points (`table_points`): a play that leaves a table count that is a multiple
     of 5 (`_run` checks it) scores that count."""
-    return _score(setup, events, points, normal, i, seat, setup.side[seat], "table", count)
+    _score(setup, events, points, normal, i, seat, setup.side[seat], "table", count)
 
 
 def _galo_points(
     setup: Setup,
-    events: tuple[Event, ...],
-    points: tuple[int, ...],
-    normal: tuple[int, ...],
+    events: list[Event],
+    points: list[int],
+    normal: list[int],
     i: int,
     seat: int,
-) -> Tally:
+) -> None:
     """Galo and paso corrido (`galo_points`, `paso_corrido_bonus`): a seat plays again after
     every other seat passed."""
     rules, side = setup.rules, setup.side[seat]
     if rules.galo_points:
-        events, points, normal = _score(
-            setup, events, points, normal, i, seat, side, "galo", rules.galo_points
-        )
+        _score(setup, events, points, normal, i, seat, side, "galo", rules.galo_points)
     if rules.paso_corrido_bonus:
-        events, points, normal = _score(
+        _score(
             setup, events, points, normal, i, seat, side, "paso_corrido", rules.paso_corrido_bonus
         )
-    return events, points, normal
 
 
 def _opening_bonus(
     setup: Setup,
-    events: tuple[Event, ...],
-    points: tuple[int, ...],
-    normal: tuple[int, ...],
+    events: list[Event],
+    points: list[int],
+    normal: list[int],
     i: int,
     seat: int,
     tile: int,
     hands: Sequence[int],
     ends: tuple[int, ...],
-) -> Tally:
+) -> None:
     """The opening bonus (`opening_bonus_double`, `opening_bonus_other`; pairs only): the
     next seat cannot answer the salida and the opener's partner can."""
     rules = setup.rules
@@ -540,8 +554,7 @@ def _opening_bonus(
     n, fits = len(hands), _fits(ends)
     if value and not hands[(seat + 1) % n] & fits and hands[(seat + 2) % n] & fits:
         side = setup.side[seat]
-        return _score(setup, events, points, normal, i, seat, side, "opening_bonus", value)
-    return events, points, normal
+        _score(setup, events, points, normal, i, seat, side, "opening_bonus", value)
 
 
 def is_capicua(tile: int, before: tuple[int, ...]) -> bool:
@@ -556,45 +569,33 @@ def is_capicua(tile: int, before: tuple[int, ...]) -> bool:
 
 def _domino_bonuses(
     setup: Setup,
-    events: tuple[Event, ...],
-    points: tuple[int, ...],
-    normal: tuple[int, ...],
+    events: list[Event],
+    points: list[int],
+    normal: list[int],
     i: int,
     seat: int,
     tile: int,
     before: tuple[int, ...],
-) -> Tally:
+) -> None:
     """The bonuses of the last tile (`capicua_bonus`, `double_domino_bonus`): a non-double
     that fitted both ends showing before it, or a double."""
     rules, side = setup.rules, setup.side[seat]
     if rules.capicua_bonus and is_capicua(tile, before):
-        events, points, normal = _score(
-            setup, events, points, normal, i, seat, side, "capicua", rules.capicua_bonus
-        )
+        _score(setup, events, points, normal, i, seat, side, "capicua", rules.capicua_bonus)
     if rules.double_domino_bonus and IS_DOUBLE[tile]:
-        events, points, normal = _score(
+        _score(
             setup, events, points, normal, i, seat, side, "double_domino", rules.double_domino_bonus
         )
-    return events, points, normal
 
 
-def _before_opening(state: HandState, events: tuple[Event, ...]) -> HandState:
+def _before_opening(state: HandState) -> HandState:
     """Score the no-double penalty and hand the turn to the opener."""
     setup = state.setup
-    points, normal = state.points, state.normal
+    events, points, normal = [*state.events], [*state.points], [*state.normal]
     for side in setup.penalty_sides:
-        events, points, normal = _score(
-            setup,
-            events,
-            points,
-            normal,
-            None,
-            None,
-            side,
-            "no_double_penalty",
-            setup.rules.no_double_penalty,
-        )
-    return state._replace(status=PLAY, turn=setup.opener, points=points, events=events)
+        penalty = setup.rules.no_double_penalty
+        _score(setup, events, points, normal, None, None, side, "no_double_penalty", penalty)
+    return state._replace(status=PLAY, turn=setup.opener, points=(*points,), events=(*events,))
 
 
 def declare(state: HandState, seat: int, choice: str) -> tuple[HandState, tuple[Event, ...]]:
@@ -613,19 +614,10 @@ def declare(state: HandState, seat: int, choice: str) -> tuple[HandState, tuple[
         return state._replace(
             status=REDEAL, turn=-1, result=Result(None, None, None, setup.leader)
         ), ()
-    doubles = (state.hands[seat] & DOUBLES).bit_count()
-    events, points, _ = _score(
-        setup,
-        state.events,
-        state.points,
-        state.normal,
-        None,
-        seat,
-        setup.side[seat],
-        "five_doubles",
-        doubles * setup.rules.five_doubles_points,
-    )
-    new = _before_opening(state._replace(points=points), events)
+    value = (state.hands[seat] & DOUBLES).bit_count() * setup.rules.five_doubles_points
+    events, points, normal = [*state.events], [*state.points], [*state.normal]
+    _score(setup, events, points, normal, None, seat, setup.side[seat], "five_doubles", value)
+    new = _before_opening(state._replace(points=(*points,), events=(*events,)))
     return new, new.events[len(state.events) :]
 
 
@@ -723,10 +715,36 @@ def play_out(state: HandState, policy: Callable[[tuple[Any, ...]], Any]) -> Hand
     """
     if state.status == DECLARE:
         state = declare(state, state.turn, policy(CHOICES))[0]
-    state, _, error = _run(state, (), policy)
+    state, _, error = _run(state, (), _uniform(policy))
     if error is not None:
         raise error  # the policy chose an action it was not offered
     return state
+
+
+Policy = Callable[[tuple[Any, ...]], Any]
+
+
+def _uniform(policy: Policy) -> Policy:
+    """`policy`, or when it is the `choice` of a `random.Random` (random play), an equal
+    that makes the very same draws from it, with one Python call a choice instead of two."""
+    rng = getattr(policy, "__self__", None)
+    if (
+        getattr(policy, "__func__", None) is not random.Random.choice
+        or not isinstance(rng, random.Random)
+        or type(rng)._randbelow is not random.Random._randbelow_with_getrandbits
+    ):
+        return policy
+    getrandbits = rng.getrandbits
+
+    def choice(options: tuple[Any, ...]) -> Any:
+        n = len(options)  # never 0
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:  # as `Random._randbelow_with_getrandbits`
+            r = getrandbits(k)
+        return options[r]
+
+    return choice
 
 
 def _run(
@@ -767,15 +785,20 @@ def _run(
         (left, right, up, down),
         passes,
         last,
-        points,
-        normal,
-        events,
+        points_before,
+        normal_before,
+        events_before,
         played,
         declarations,
         result,
     ) = state
+    # The tally, scored in place (see `_score`).
+    events, points, normal = [*events_before], [*points_before], [*normal_before]
     rules = setup.rules
-    spinner, table_points, pass_points = rules.spinner, rules.table_points, rules.pass_points
+    table_points, pass_points = rules.table_points, rules.pass_points
+    # The end code a double spinner opening's up and down arms open with once both its sides
+    # hold a tile; 0 when no arms are to open.
+    arms = _arms(rules, line_so_far[0][0]) if line_so_far and up < 0 else 0
     bones = len(setup.boneyard)
     n = len(dealt)
     after = _NEXT_SEAT[n]
@@ -812,7 +835,7 @@ def _run(
                 passes += 1
                 turn = after[turn]
                 if passes == 1 and pass_points or passes == n:  # it scores, or it blocks
-                    status, turn, result, events, points, normal = _pass_scores(
+                    status, turn, result = _pass_scores(
                         setup, hands, passes, turn, last, len(played) + done, events, points, normal
                     )
                 continue
@@ -833,9 +856,9 @@ def _run(
                             (left, right, up, down),
                             passes,
                             last,
-                            points,
-                            normal,
-                            events,
+                            (*points,),
+                            (*normal,),
+                            (*events,),
                             played + actions[:done],
                             declarations,
                             result,
@@ -858,8 +881,9 @@ def _run(
                     up = code
                 else:
                     down = code
-                if spinner and up < 0 and not (left | right) & EMPTY and IS_DOUBLE[line[0][0]]:
-                    up = down = LO[line[0][0]] | DOUBLE | EMPTY  # a double opening's arms open
+                if arms and not (left | right) & EMPTY:  # a double opening's arms open
+                    up = down = arms
+                    arms = 0
                 line += ((tile, end, code & 7),)
                 # The table count (as `_count` gives it), when the rules score it.
                 count = table_points and (
@@ -869,6 +893,7 @@ def _run(
             else:
                 plain, before = False, (left, right, up, down)
                 left, right, up, down = _open_line(setup, hand, tile, first, turn)
+                arms = _arms(rules, tile)
                 hand ^= bit
                 line += ((tile, -1, first),)
                 count = table_points and PIPS[tile]
@@ -876,12 +901,10 @@ def _run(
             last = turn
             passes, turn = 0, after[turn]
             if count and not count % 5:  # what a play scores first: its table count
-                events, points, normal = _table_points(
-                    setup, events, points, normal, len(played) + done, last, count
-                )
+                _table_points(setup, events, points, normal, len(played) + done, last, count)
             if plain:
                 continue
-            status, turn, result, events, points, normal = _play_scores(
+            status, turn, result = _play_scores(
                 setup,
                 events,
                 points,
@@ -912,9 +935,9 @@ def _run(
                 (left, right, up, down),
                 passes,
                 last,
-                points,
-                normal,
-                events,
+                (*points,),
+                (*normal,),
+                events_before if len(events) == len(events_before) else (*events,),
                 played + applied,
                 declarations,
                 result,
@@ -923,6 +946,11 @@ def _run(
         len(applied),
         error,
     )
+
+
+def _arms(rules: Rules, opening: int) -> int:
+    """The end code of a spinner's up and down arms after the `opening` tile, or 0."""
+    return LO[opening] | DOUBLE | EMPTY if rules.spinner and IS_DOUBLE[opening] else 0
 
 
 def _parse(actions: tuple[Any, ...]) -> list[tuple[int, int, int, int] | None]:
@@ -967,22 +995,19 @@ def _pass_scores(
     turn: int,
     last: int,
     i: int,
-    events: tuple[Event, ...],
-    points: tuple[int, ...],
-    normal: tuple[int, ...],
+    events: list[Event],
+    points: list[int],
+    normal: list[int],
 ) -> After:
     """What pass `i` scores, the `passes`-th in a row: the first after a play scores pass
     points (`pass_points`) for the side of the seat that made it; the last of every seat
-    blocks the hand, scored by `_hand_points`. Returns the status, the turn, the result and
-    the tally (`After`)."""
+    blocks the hand, scored by `_hand_points`. Returns the status, the turn and the result
+    (`After`)."""
     if passes == 1 and setup.rules.pass_points:
-        events, points, normal = _pass_points(setup, events, points, normal, i, last)
+        _pass_points(setup, events, points, normal, i, last)
     if passes < len(hands):
-        return PLAY, turn, None, events, points, normal
-    events, points, normal, result = _hand_points(
-        setup, hands, i, events, points, normal, None, last
-    )
-    return BLOCK, -1, result, events, points, normal
+        return PLAY, turn, None
+    return BLOCK, -1, _hand_points(setup, hands, i, events, points, normal, None, last)
 
 
 def _illegal_play(held: int, tile: int, turn: int) -> IllegalAction:
@@ -1045,12 +1070,12 @@ def _hand_points(
     setup: Setup,
     hands: Sequence[int],
     i: int,
-    events: tuple[Event, ...],
-    points: tuple[int, ...],
-    normal: tuple[int, ...],
+    events: list[Event],
+    points: list[int],
+    normal: list[int],
     domino: int | None,
     blocker: int | None,
-) -> tuple[tuple[Event, ...], tuple[int, ...], tuple[int, ...], Result]:
+) -> Result:
     """The hand's normal points, last of all, and its result (winner, next leader): who won
     a domino or a block, then what the hand scores."""
     pips = list(map(pips_of, hands))
@@ -1063,10 +1088,10 @@ def _hand_points(
         if decided is None:  # tied sides: nobody scores
             opener = {"previous_opener": setup.opener, "blocker": blocker}
             tie_leader = opener.get(setup.rules.after_tie_opener)
-            return events, points, normal, _new(Result, (None, None, blocker, tie_leader))
+            return _new(Result, (None, None, blocker, tie_leader))
         shown, win, leader, won = decided
-    events, points, normal = _hand_score(setup, events, points, normal, i, pips, shown, win, won)
-    return events, points, normal, _new(Result, (shown, win, blocker, leader))
+    _hand_score(setup, events, points, normal, i, pips, shown, win, won)
+    return _new(Result, (shown, win, blocker, leader))
 
 
 def _domino_winner(setup: Setup, pips: list[int], seat: int) -> tuple[int, int, int | None, int]:
@@ -1119,29 +1144,25 @@ def _block_winner(
 
 def _hand_score(
     setup: Setup,
-    events: tuple[Event, ...],
-    points: tuple[int, ...],
-    normal: tuple[int, ...],
+    events: list[Event],
+    points: list[int],
+    normal: list[int],
     i: int,
     pips: list[int],
     shown: int | None,
     win: int,
     won: int,
-) -> Tally:
+) -> None:
     """The hand's points (`scoring`, `round_to`): the winner scores the pips won, or under
     penalty scoring every other side scores its own pips; rounded down to `round_to`."""
     rules, side = setup.rules, setup.side
     if rules.scoring == "winner":
-        return _score(
-            setup, events, points, normal, i, shown, win, "hand", won - won % rules.round_to
-        )
+        _score(setup, events, points, normal, i, shown, win, "hand", won - won % rules.round_to)
+        return
     for x in range(rules.sides):
         if x != win:
             own = sum(p for s, p in enumerate(pips) if side[s] == x)
-            events, points, normal = _score(
-                setup, events, points, normal, i, None, x, "hand", own - own % rules.round_to
-            )
-    return events, points, normal
+            _score(setup, events, points, normal, i, None, x, "hand", own - own % rules.round_to)
 
 
 # ---------------------------------------------------------------- queries
