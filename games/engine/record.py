@@ -1,11 +1,12 @@
 """Hand records (`domino-hand/1`) and rulings (`domino-ruling/1`) of docs/hand-record.md."""
 
+from itertools import repeat
 from typing import Any
 
 from .errors import EngineError
 from .match import hand_outcome
 from .rules import rules_from_spec, rules_to_spec
-from .state import DECLARE, ENDED, PLAY, REDEAL, HandState, apply_all, declare, new_hand
+from .state import DECLARE, ENDED, PLAY, REDEAL, Event, HandState, apply_all, declare, new_hand
 from .tiles import NAME
 
 Json = dict[str, Any]
@@ -41,6 +42,9 @@ def _early_ruling(error: Json, sides: int) -> Json:
     }
 
 
+_EVENT_FIELDS = repeat(Event._fields)  # each event's keys, as `Event._asdict` gives them
+
+
 def ruling(state: HandState, error: Json | None = None) -> Json:
     """The ruling for a replayed hand (`error`: the first fault, if any)."""
     ended = state.status in ENDED and (error is None or error["code"] == "after_end")
@@ -59,7 +63,7 @@ def ruling(state: HandState, error: Json | None = None) -> Json:
         "opener": state.setup.opener if state.line else None,
         "points": list(state.points),
         "normal_points": list(state.normal),
-        "events": [e._asdict() for e in state.events],
+        "events": [*map(dict, map(zip, _EVENT_FIELDS, state.events))],
         "scores_after": list(out.scores_after),
         "normal_after": list(out.normal_after),
         "next_leader": out.next_leader,
