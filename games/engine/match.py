@@ -20,6 +20,10 @@ class HandOutcome(NamedTuple):
     shutout: bool
 
 
+# A HandOutcome from its fields, without NamedTuple's keyword __new__.
+_new = tuple.__new__
+
+
 def match_end(
     rules: Rules, scores: Sequence[int], normal: Sequence[int]
 ) -> tuple[bool, int | None, bool]:
@@ -39,11 +43,10 @@ def hand_outcome(state: HandState) -> HandOutcome:
     scores = tuple(map(add, setup.scores_before, state.points))
     normal = tuple(map(add, setup.normal_before, state.normal))
     if state.status not in ENDED:
-        return HandOutcome(scores, normal, None, False, None, False)
+        return _new(HandOutcome, (scores, normal, None, False, None, False))
     assert state.result is not None  # an ended hand has its result
-    return HandOutcome(
-        scores, normal, state.result.next_leader, *match_end(setup.rules, scores, normal)
-    )
+    over = match_end(setup.rules, scores, normal)
+    return _new(HandOutcome, (scores, normal, state.result.next_leader, *over))
 
 
 @dataclass(frozen=True, slots=True)

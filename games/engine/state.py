@@ -636,6 +636,9 @@ def _count(ends: tuple[int, ...], line: Sequence[tuple[int, int, int]]) -> int:
 # halves; an empty spinner arm (up, down) counts nothing.
 _END_COUNT = tuple((c & 7) * 2 if c & DOUBLE else c & 7 for c in range(32)) + (0,)
 _ARM_COUNT = tuple(0 if c & EMPTY else n for c, n in enumerate(_END_COUNT[:32])) + (0,)
+# The same for two ends at once: [left][right] and [up][down] (`_run`'s table count).
+_SIDES_COUNT = tuple(tuple(a + b for b in _END_COUNT) for a in _END_COUNT)
+_ARMS_COUNT = tuple(tuple(a + b for b in _ARM_COUNT) for a in _ARM_COUNT)
 
 
 def table_count(state: HandState) -> int:
@@ -759,8 +762,8 @@ def _run(
     on_down: tuple[dict[int, tuple[int, ...]], ...] = _CODES[3],
     fit: tuple[int, ...] = _FIT,
     cover: tuple[tuple[int, ...], ...] = _COVER,
-    end_count: tuple[int, ...] = _END_COUNT,
-    arm_count: tuple[int, ...] = _ARM_COUNT,
+    sides_count: tuple[tuple[int, ...], ...] = _SIDES_COUNT,
+    arms_count: tuple[tuple[int, ...], ...] = _ARMS_COUNT,
     bits: tuple[int, ...] = BIT,
     decode: tuple[tuple[int, int, int, int, str] | None, ...] = _DECODE,
 ) -> tuple[HandState, int, EngineError | None]:
@@ -886,9 +889,7 @@ def _run(
                     arms = 0
                 line += ((tile, end, code & 7),)
                 # The table count (as `_count` gives it), when the rules score it.
-                count = table_points and (
-                    end_count[left] + end_count[right] + arm_count[up] + arm_count[down]
-                )
+                count = table_points and sides_count[left][right] + arms_count[up][down]
                 plain = hand and not again  # an ordinary play (see above)
             else:
                 plain, before = False, (left, right, up, down)
