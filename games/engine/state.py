@@ -806,8 +806,7 @@ def _run(
     n = len(dealt)
     after = _NEXT_SEAT[n]
     hands = [*dealt]  # changed in place, a tuple again at the end
-    # The line grows in place over several actions (for one, a tuple is cheaper).
-    line: Any = line_so_far if len(actions) == 1 else [*line_so_far]
+    line = [*line_so_far]  # grows in place, a tuple again at the end
     chosen: list[str] = []  # the actions `policy` chose
     error, done = None, 0
     try:
@@ -887,7 +886,7 @@ def _run(
                 if arms and not (left | right) & EMPTY:  # a double opening's arms open
                     up = down = arms
                     arms = 0
-                line += ((tile, end, code & 7),)
+                line.append((tile, end, code & 7))
                 # The table count (as `_count` gives it), when the rules score it.
                 count = table_points and sides_count[left][right] + arms_count[up][down]
                 plain = hand and not again  # an ordinary play (see above)
@@ -896,7 +895,7 @@ def _run(
                 left, right, up, down = _open_line(setup, hand, tile, first, turn)
                 arms = _arms(rules, tile)
                 hand ^= bit
-                line += ((tile, -1, first),)
+                line.append((tile, -1, first))
                 count = table_points and PIPS[tile]
             hands[turn] = hand
             last = turn
