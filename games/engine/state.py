@@ -311,18 +311,15 @@ def _side_array(values: Any, sides: int, what: str) -> tuple[int, ...]:
 
 def _read_tiles(names: Any, seat: int | None) -> tuple[int, ...]:
     """Tile names -> tile ids; `seat` names the hand (None: the boneyard) in errors."""
-    hits: Any = None
     if isinstance(names, (list, tuple)):
         try:
-            hits = tuple(map(TILE_ID.get, names))
-        except TypeError:  # unhashable junk
-            hits = None
-    if hits is not None and None not in hits:
-        return hits
+            return tuple(map(TILE_ID.__getitem__, names))
+        except (KeyError, TypeError):  # not a tile's name, or unhashable junk
+            pass
     what = "the boneyard" if seat is None else f"the hand of seat {seat}"
-    if hits is None or not all(isinstance(x, str) for x in names):
+    if not isinstance(names, (list, tuple)) or not all(isinstance(x, str) for x in names):
         raise EngineError("bad_record", f"{what} must be a list of tiles")
-    bad = names[hits.index(None)]
+    bad = next(x for x in names if x not in TILE_ID)
     raise EngineError("bad_tile", f"{bad!r} in {what} is not a tile of the set")
 
 
@@ -725,6 +722,8 @@ def play_out(state: HandState, policy: Callable[[tuple[Any, ...]], Any]) -> Hand
 
 
 Policy = Callable[[tuple[Any, ...]], Any]
+# How `Random.choice` draws an index when the generator has `getrandbits` (CPython 3.11+).
+_RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
 
 
 def _uniform(policy: Policy) -> Policy:
@@ -734,7 +733,8 @@ def _uniform(policy: Policy) -> Policy:
     if (
         getattr(policy, "__func__", None) is not random.Random.choice
         or not isinstance(rng, random.Random)
-        or type(rng)._randbelow is not random.Random._randbelow_with_getrandbits
+        or _RANDBELOW is None
+        or getattr(type(rng), "_randbelow", None) is not _RANDBELOW
     ):
         return policy
     getrandbits = rng.getrandbits
