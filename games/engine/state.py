@@ -339,8 +339,6 @@ def _read_deal(rules: Rules, deal: Any, boneyard: Any) -> Deal:
     return hands, masks, bone if rules.boneyard else ()
 
 
-# Tile names -> bits, as TILE_ID gives ids.
-_NAME_BIT = {name: BIT[t] for name, t in TILE_ID.items()}
 _LIST = {list}
 
 
@@ -356,9 +354,9 @@ def _read_hands(
     hands, masks = [], []
     try:
         for names in deal:
-            get = itemgetter(*names)
-            hands.append(get(TILE_ID))
-            masks.append(sum(get(_NAME_BIT)))
+            tiles = itemgetter(*names)(TILE_ID)
+            hands.append(tiles)
+            masks.append(sum(itemgetter(*tiles)(BIT)))
     except (KeyError, TypeError):  # not a tile name
         return None
     if sum(masks).bit_count() != n * k:  # a tile dealt twice: the bits carried
