@@ -627,6 +627,8 @@ def _count(ends: tuple[int, ...], line: Sequence[tuple[int, int, int]]) -> int:
     return _END_COUNT[ends[0]] + _END_COUNT[ends[1]] + _ARM_COUNT[ends[2]] + _ARM_COUNT[ends[3]]
 
 
+# _ARMS[tile]: the end code of a spinner's up and down arms after that opening tile, or 0.
+_ARMS = tuple(LO[t] | DOUBLE | EMPTY if IS_DOUBLE[t] else 0 for t in range(28))
 # What an end code adds to the table count (index -1: a closed end): a double counts both
 # halves; an empty spinner arm (up, down) counts nothing.
 _END_COUNT = tuple((c & 7) * 2 if c & DOUBLE else c & 7 for c in range(32)) + (0,)
@@ -793,13 +795,14 @@ def _run(
         declarations,
         result,
     ) = state
-    # The tally, scored in place (see `_score`).
-    events, points, normal = [*events_before], [*points_before], [*normal_before]
+    # The tally, scored in place (see `_score`): the new events, the points per side.
+    events: list[Event] = []
+    points, normal = [*points_before], [*normal_before]
     rules = setup.rules
-    table_points, pass_points = rules.table_points, rules.pass_points
+    spinner, table_points, pass_points = rules.spinner, rules.table_points, rules.pass_points
     # The end code a double spinner opening's up and down arms open with once both its sides
     # hold a tile; 0 when no arms are to open.
-    arms = _arms(rules, line_so_far[0][0]) if line_so_far and up < 0 else 0
+    arms = _ARMS[line_so_far[0][0]] if spinner and line_so_far and up < 0 else 0
     bones = len(setup.boneyard)
     n = len(dealt)
     after = _NEXT_SEAT[n]
@@ -858,7 +861,7 @@ def _run(
                             last,
                             (*points,),
                             (*normal,),
-                            (*events,),
+                            events_before + (*events,),
                             played + actions[:done],
                             declarations,
                             result,
@@ -891,7 +894,7 @@ def _run(
             else:
                 plain, before = False, (left, right, up, down)
                 left, right, up, down = _open_line(setup, hand, tile, first, turn)
-                arms = _arms(rules, tile)
+                arms = _ARMS[tile] if spinner else 0
                 hand ^= bit
                 line.append((tile, -1, first))
                 count = table_points and PIPS[tile]
@@ -933,9 +936,9 @@ def _run(
                 (left, right, up, down),
                 passes,
                 last,
-                (*points,),
-                (*normal,),
-                events_before if len(events) == len(events_before) else (*events,),
+                (*points,) if events else points_before,  # points change with events only
+                (*normal,) if events else normal_before,
+                events_before + (*events,) if events else events_before,
                 played + applied,
                 declarations,
                 result,
@@ -944,11 +947,6 @@ def _run(
         len(applied),
         error,
     )
-
-
-def _arms(rules: Rules, opening: int) -> int:
-    """The end code of a spinner's up and down arms after the `opening` tile, or 0."""
-    return LO[opening] | DOUBLE | EMPTY if rules.spinner and IS_DOUBLE[opening] else 0
 
 
 def _parse(actions: tuple[Any, ...]) -> list[tuple[int, int, int, int] | None]:
