@@ -325,12 +325,21 @@ def program_signal(simulated, checkpoints: dict[int, int], players: int) -> None
         fpos = max(share_flagged(p, horizon, threshold) for p in honest)
         caught = [share_flagged(peaks["strong"], checkpoints[m], threshold) for m in (25, 50)]
         print(f"{margin:>8g}{threshold:>10.2f}{fpos:>11.1%}{caught[0]:>12.0%}{caught[1]:>12.0%}")
-    setting = agreement_peaks(pools["strong"], fp.PROGRAM_MARGIN, players, horizon, 6)
+    setting = {
+        level: agreement_peaks(pool, fp.PROGRAM_MARGIN, players, horizon, 6)
+        for level, pool in pools.items()
+    }
+    honest = max(
+        share_flagged(p, horizon, fp.PROGRAM_AGREEMENT)
+        for level, p in setting.items()
+        if level != "strong"
+    )
     print(
         f"the detector's setting (games/engine/fairplay.py): margin {fp.PROGRAM_MARGIN:g},"
-        f" agreement >= {fp.PROGRAM_AGREEMENT:.2f}: copiers of the strong level reaching it "
+        f" agreement >= {fp.PROGRAM_AGREEMENT:.2f}: honest easy and medium players reaching it"
+        f" within 50 matches at most {honest:.1%}; copiers of the strong level "
         + ", ".join(
-            f"{share_flagged(setting, played, fp.PROGRAM_AGREEMENT):.0%} within {m}"
+            f"{share_flagged(setting['strong'], played, fp.PROGRAM_AGREEMENT):.0%} within {m}"
             for m, played in checkpoints.items()
         )
         + f" (and thinking times at least {fp.PROGRAM_EVENNESS:.2f} even)"

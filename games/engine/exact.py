@@ -14,7 +14,7 @@ with its standard error. In a draw game the boneyard's order is unknown too: it 
 
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from math import factorial, sqrt
 from typing import NamedTuple
 
@@ -331,7 +331,7 @@ def value_decision(
         wanted = samples
         order = (deals.sample(rng) for _ in range(samples))
     actions = legal_actions(state)
-    per_deal: list[dict[str, float]] = []
+    per_deal: list[Mapping[str, float]] = []
     searched = 0
     solved: dict[tuple[int, ...], dict[str, int]] = {}
     for placed in order:

@@ -52,7 +52,7 @@ MIN_DECISIONS = 60  # valued decisions likewise
 # least PROGRAM_EVENNESS even (`timing_evenness`; no simulation has thinking times: this one
 # is a judgement, see docs/fairplay.md).
 PROGRAM_MARGIN = 0.0
-PROGRAM_AGREEMENT = 0.9
+PROGRAM_AGREEMENT = 0.96
 PROGRAM_DECISIONS = 60
 PROGRAM_EVENNESS = 0.75
 
@@ -215,9 +215,9 @@ def program_move(evidence: dict[str, Any], margin: float = PROGRAM_MARGIN) -> bo
     its loss against the best on the seat's own information is within `margin` points plus
     twice its standard error. A program values the decision from its own sample of deals, so
     where the analysis sampled too, the two bests differ by chance near a tie."""
-    values = evidence["own_values"]
-    loss = values[evidence["own_best"]] - values[evidence["action"]]
-    return loss <= margin + 2 * evidence.get("own_errors", {}).get(evidence["action"], 0.0)
+    values: dict[str, float] = evidence["own_values"]
+    error: float = evidence.get("own_errors", {}).get(evidence["action"], 0.0)
+    return values[evidence["own_best"]] - values[evidence["action"]] <= margin + 2 * error
 
 
 def timing_evenness(seconds: Sequence[float]) -> float | None:

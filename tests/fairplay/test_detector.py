@@ -37,7 +37,9 @@ def test_a_colluding_pair_is_flagged_and_an_honest_one_is_not():
     assert cases[0].status == Case.Status.OPEN  # nothing is automatic
 
 
-@override_settings(FAIRPLAY={**FAST, "PROGRAM_DECISIONS": 20})
+# The suite's small budgets (6 deals a valuation) make the analysis noisier than the
+# product's, for which its agreement threshold is calibrated: a lower one here.
+@override_settings(FAIRPLAY={**FAST, "PROGRAM_DECISIONS": 20, "PROGRAM_AGREEMENT": 0.9})
 def test_a_player_copying_a_program_at_an_even_pace_is_queued_and_nobody_else():
     """Seats 0 and 1 play the program's moves, seats 2 and 3 their own (medium level); seats
     0 and 2 take five to six seconds a move, the others one to twelve."""
