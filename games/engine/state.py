@@ -715,39 +715,10 @@ def play_out(state: HandState, policy: Callable[[tuple[Any, ...]], Any]) -> Hand
     """
     if state.status == DECLARE:
         state = declare(state, state.turn, policy(CHOICES))[0]
-    state, _, error = _run(state, (), _uniform(policy))
+    state, _, error = _run(state, (), policy)
     if error is not None:
         raise error  # the policy chose an action it was not offered
     return state
-
-
-Policy = Callable[[tuple[Any, ...]], Any]
-# How `Random.choice` draws an index when the generator has `getrandbits` (CPython 3.11+).
-_RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
-
-
-def _uniform(policy: Policy) -> Policy:
-    """`policy`, or when it is the `choice` of a `random.Random` (random play), an equal
-    that makes the very same draws from it, with one Python call a choice instead of two."""
-    rng = getattr(policy, "__self__", None)
-    if (
-        getattr(policy, "__func__", None) is not random.Random.choice
-        or not isinstance(rng, random.Random)
-        or _RANDBELOW is None
-        or getattr(type(rng), "_randbelow", None) is not _RANDBELOW
-    ):
-        return policy
-    getrandbits = rng.getrandbits
-
-    def choice(options: tuple[Any, ...]) -> Any:
-        n = len(options)  # never 0
-        k = n.bit_length()
-        r = getrandbits(k)
-        while r >= n:  # as `Random._randbelow_with_getrandbits`
-            r = getrandbits(k)
-        return options[r]
-
-    return choice
 
 
 def _run(
