@@ -256,13 +256,17 @@ def wait_for_mails(
 ) -> list[str]:
     """The mails the worker's file backend has finished writing to `mail_dir` (those not in
     `before`), once there are `count` of them or `seconds` have passed. The backend creates a
-    mail's file before it writes it: a mail is whole at the line of dashes that closes it."""
+    mail's file before it writes it: a mail is whole at the line of dashes that closes it.
+    Two mails sent in one second by backends at the same address share a file (its name is
+    the second and the backend's id), one after the other."""
+    closing = "-" * 79 + "\n"
     deadline = time.monotonic() + seconds
     while True:
         texts = [path.read_text() for path in set(mail_dir.iterdir()) - (before or set())]
-        whole = [text for text in texts if text.endswith("-" * 79 + "\n")]
-        if (len(whole) >= count and len(whole) == len(texts)) or time.monotonic() > deadline:
-            return whole
+        whole = [text for text in texts if text.endswith(closing)]
+        mails = [mail + closing for text in whole for mail in text.split(closing)[:-1]]
+        if (len(mails) >= count and len(whole) == len(texts)) or time.monotonic() > deadline:
+            return mails
         time.sleep(0.2)
 
 
