@@ -259,6 +259,15 @@ def share_flagged(peaks: list[list[float]], played: int, threshold: float) -> fl
     return sum(p[played - 1] >= threshold for p in peaks) / len(peaks)
 
 
+def lowest_threshold(honest: list[list[list[float]]], played: int, thresholds) -> float:
+    """The lowest of `thresholds` that at most 1% of every honest population's drawn pairs
+    (or players) reach within `played` hands; the last one if none is that low."""
+    for threshold in thresholds:
+        if max(share_flagged(peaks, played, threshold) for peaks in honest) <= 0.01:
+            break
+    return threshold
+
+
 def seat_pools(simulated: dict[tuple[str, int], dict]) -> dict[str, list[list[dict]]]:
     """Each level's seat-hands (one seat's decisions in one hand), honest seats only."""
     pools: dict[str, list[list[dict]]] = {}
@@ -312,23 +321,18 @@ def program_signal(simulated, checkpoints: dict[int, int], players: int) -> None
             + ", ".join(f"{m:g}: {s:.1%}" for m, s in zip(PROGRAM_MARGINS, shares, strict=True))
         )
     print(f"{'margin':>8}{'threshold':>10}{'honest max':>11}{'program @25':>12}{'program @50':>12}")
-    for margin in PROGRAM_MARGINS:
-        peaks = {
+    by_margin = {}
+    for margin in sorted({*PROGRAM_MARGINS, fp.PROGRAM_MARGIN}):
+        peaks = by_margin[margin] = {
             level: agreement_peaks(pool, margin, players, horizon, 5)
             for level, pool in pools.items()
         }
         honest = [peaks[level] for level in peaks if level != "strong"]
-        for step in range(50, 101):
-            threshold = step / 100
-            if max(share_flagged(p, horizon, threshold) for p in honest) <= 0.01:
-                break
+        threshold = lowest_threshold(honest, horizon, [step / 100 for step in range(50, 101)])
         fpos = max(share_flagged(p, horizon, threshold) for p in honest)
         caught = [share_flagged(peaks["strong"], checkpoints[m], threshold) for m in (25, 50)]
         print(f"{margin:>8g}{threshold:>10.2f}{fpos:>11.1%}{caught[0]:>12.0%}{caught[1]:>12.0%}")
-    setting = {
-        level: agreement_peaks(pool, fp.PROGRAM_MARGIN, players, horizon, 6)
-        for level, pool in pools.items()
-    }
+    setting = by_margin[fp.PROGRAM_MARGIN]
     honest = max(
         share_flagged(p, horizon, fp.PROGRAM_AGREEMENT)
         for level, p in setting.items()
@@ -477,10 +481,8 @@ def main() -> None:
     print(f"{'min hands':>9}{'threshold':>10}{'honest max':>11}{'full @25':>9}{'30% @50':>8}")
     best = None
     for m in minimums:
-        for step in range(20, 81):
-            threshold = step / 10
-            if max(share_flagged(p[m], horizon, threshold) for p in honest.values()) <= 0.01:
-                break
+        thresholds = [step / 10 for step in range(20, 81)]
+        threshold = lowest_threshold([p[m] for p in honest.values()], horizon, thresholds)
         full = min(share_flagged(cheats[c][m], checkpoints[25], threshold) for c in FULL)
         partial = share_flagged(cheats[PARTIAL][m], horizon, threshold)
         fpos = max(share_flagged(p[m], horizon, threshold) for p in honest.values())

@@ -1,6 +1,5 @@
 """Hand records (`domino-hand/1`) and rulings (`domino-ruling/1`) of docs/hand-record.md."""
 
-from itertools import repeat
 from typing import Any
 
 from .errors import EngineError
@@ -42,9 +41,6 @@ def _early_ruling(error: Json, sides: int) -> Json:
     }
 
 
-_EVENT_FIELDS = repeat(Event._fields)  # each event's keys, as `Event._asdict` gives them
-
-
 def ruling(state: HandState, error: Json | None = None) -> Json:
     """The ruling for a replayed hand (`error`: the first fault, if any)."""
     ended = state.status in ENDED and (error is None or error["code"] == "after_end")
@@ -63,7 +59,7 @@ def ruling(state: HandState, error: Json | None = None) -> Json:
         "opener": state.setup.opener if state.line else None,
         "points": list(state.points),
         "normal_points": list(state.normal),
-        "events": [*map(dict, map(zip, _EVENT_FIELDS, state.events))],
+        "events": [dict(zip(Event._fields, event, strict=True)) for event in state.events],
         "scores_after": list(out.scores_after),
         "normal_after": list(out.normal_after),
         "next_leader": out.next_leader,
