@@ -14,6 +14,7 @@ with its standard error. In a draw game the boneyard's order is unknown too: it 
 
 import random
 import time
+from bisect import bisect
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from math import factorial, sqrt
 from typing import NamedTuple
@@ -164,6 +165,9 @@ class _Deals:
     def __init__(self, know: Knowledge) -> None:
         self.know = know
         self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.steps: dict[
+            tuple[int, tuple[int, ...]], tuple[list[tuple[int, tuple[int, ...]]], list[int], float]
+        ] = {}
 
     def ways(self, i: int, room: tuple[int, ...]) -> int:
         """The ways to place the tiles from the i-th on, into holders with `room` left."""
@@ -202,21 +206,37 @@ class _Deals:
         yield from place(0, self.know.room)
 
     def sample(self, rng: random.Random) -> tuple[int, ...]:
-        """One placement, every consistent one equally likely."""
+        """One placement, every consistent one equally likely.
+
+        Each tile's holder is drawn as `random.choices` would draw it, by the ways left after
+        it, from one `rng.random()`: the steps are kept, so a pool of samples reads each
+        (tile, room left) once."""
         room = self.know.room
         placed = []
+        steps = self.steps
         for i in range(len(self.know.tiles)):
-            choices, weights = [], []
-            for h in self.know.allowed[i]:
-                if room[h]:
-                    after = room[:h] + (room[h] - 1,) + room[h + 1 :]
-                    w = self.ways(i + 1, after)
-                    if w:
-                        choices.append((h, after))
-                        weights.append(w)
-            h, room = rng.choices(choices, weights)[0]
+            step = steps.get((i, room))
+            if step is None:
+                step = steps[i, room] = self._step(i, room)
+            after, cumulative, total = step
+            h, room = after[bisect(cumulative, rng.random() * total, 0, len(after) - 1)]
             placed.append(h)
         return tuple(placed)
+
+    def _step(
+        self, i: int, room: tuple[int, ...]
+    ) -> tuple[list[tuple[int, tuple[int, ...]]], list[int], float]:
+        """The holders the i-th tile may go to with `room` left, and their cumulative ways."""
+        after, cumulative, ways = [], [], 0
+        for h in self.know.allowed[i]:
+            if room[h]:
+                rest = room[:h] + (room[h] - 1,) + room[h + 1 :]
+                w = self.ways(i + 1, rest)
+                if w:
+                    ways += w
+                    after.append((h, rest))
+                    cumulative.append(ways)
+        return after, cumulative, ways + 0.0
 
 
 def _world(
