@@ -338,7 +338,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     "open-due-fixtures": {"task": "games.tasks.open_due_fixtures", "schedule": 2.0},
     "run-autopilots": {"task": "games.tasks.run_autopilots", "schedule": 1.0},
 }
-# A web process sweeps the turn timers while no worker has for 5 s (games.services.timers).
+# A web process sweeps the turn timers: in the embedded mode always, otherwise while no worker
+# has for 5 s (games.services.timers). Off, no web process ever sweeps.
 WEB_SWEEPER = env_bool("WEB_SWEEPER", True)
 
 # Email: the console in the embedded mode.

@@ -149,9 +149,12 @@ def service_env(django_db_setup, django_db_blocker) -> dict[str, str]:
     env["DJANGO_SETTINGS_MODULE"] = "config.settings"
     env.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
     env["SECURE_SSL"] = "0"
-    # The tests drive the turn timers themselves: a server takes over the sweep only in the
-    # tests that say so (tests/live/test_timers.py).
-    env["WEB_SWEEPER"] = "0"
+    # The tests drive the turn timers themselves: with the Redis layer a server takes over
+    # the sweep only in the tests that say so (tests/live/test_timers.py). An embedded server
+    # sweeps, as the embedded mode does, but for the session's (`asgi_server`): it lives as
+    # long as the session, and would time out and tick the tables and events of every later
+    # test on this database.
+    env["WEB_SWEEPER"] = "0" if env.get("REDIS_URL") else "1"
     with django_db_blocker.unblock():
         name = str(connection.settings_dict["NAME"])
     if connection.vendor == "sqlite":
@@ -194,8 +197,9 @@ def stop(process: subprocess.Popen) -> None:
 
 @pytest.fixture(scope="session")
 def asgi_server(service_env, log_dir) -> str:
-    """A real ASGI server (uvicorn) on this session's database; yields its base URL."""
-    process, url = start_server(service_env, log_dir / "asgi.log")
+    """A real ASGI server (granian) on this session's database, which never sweeps; yields
+    its base URL."""
+    process, url = start_server(service_env | {"WEB_SWEEPER": "0"}, log_dir / "asgi.log")
     yield url
     stop(process)
 
@@ -206,6 +210,7 @@ def embedded_server(service_env, log_dir, tmp_path_factory) -> str:
     in the server process), whatever this session's REDIS_URL; yields its base URL."""
     env = {k: v for k, v in service_env.items() if k != "REDIS_URL"}
     env["CAPICUA_VAR_DIR"] = str(tmp_path_factory.mktemp("embedded"))
+    env["WEB_SWEEPER"] = "1"
     process, url = start_server(env, log_dir / "embedded.log")
     yield url
     stop(process)
@@ -227,6 +232,7 @@ def own_server(service_env, log_dir, tmp_path_factory):
         if embedded:
             env = {k: v for k, v in env.items() if k != "REDIS_URL"}
             env["CAPICUA_VAR_DIR"] = str(tmp_path_factory.mktemp("own"))
+            env["WEB_SWEEPER"] = "1"
         log = log_dir / f"own-{len(started)}.log"
         process, url = start_server(env | settings, log, healthy=healthy)
         started.append(process)

@@ -163,9 +163,9 @@ def worker_silent() -> bool:
 
 
 def web_sweeps() -> bool:
-    """Does a web process sweep now: in the embedded mode always, otherwise while no worker
-    does (and with `WEB_SWEEPER` on)."""
-    return timers_in_server() or (settings.WEB_SWEEPER and worker_silent())
+    """Does a web process sweep now: never with `WEB_SWEEPER` off; otherwise in the embedded
+    mode always, and with the Redis layer while no worker does."""
+    return settings.WEB_SWEEPER and (timers_in_server() or worker_silent())
 
 
 def sweep_from_web() -> int:

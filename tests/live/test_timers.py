@@ -109,6 +109,20 @@ def test_a_silent_sweeper_extends_deadlines_instead_of_firing(players):
     assert Action.objects.filter(table=table, auto=True).count() == 1
 
 
+def test_a_web_process_told_not_to_sweep_never_does(settings, players):
+    """WEB_SWEEPER off: a web process never sweeps, in the embedded mode either (a server
+    sharing its database with one that sweeps, as the suite's session server does)."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    table = overdue(full_table(players, "dominican"), seconds=5)
+    cache.set(timers.SWEEP_KEY, timezone.now().timestamp(), timeout=None)  # no silence
+    settings.WEB_SWEEPER = False
+    assert timers.sweep_from_web() == 0
+    assert not Action.objects.filter(table=table).exists()
+    settings.WEB_SWEEPER = True
+    assert timers.sweep_from_web() == 1
+    assert Action.objects.get(table=table).auto
+
+
 def test_two_sweeps_after_a_silence_decide_the_grace_once(postgres, players):
     """Two sweeps at once after a restart, and a countdown task left from before it: the
     overdue turns all get the grace, none fires; once it is over each fires exactly once."""
