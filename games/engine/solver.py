@@ -61,6 +61,18 @@ _SHOWS = tuple(1 << (c & 7) if c < DORMANT else 0 for c in range(_SIZE - 1)) + (
 _TILE_SHOWS = tuple(1 << LO[t] | 1 << HI[t] for t in range(28))
 # The order moves are tried in: the heaviest tile first, a double before a non-double.
 _ORDER = sorted(range(28), key=lambda t: (-PIPS[t], -IS_DOUBLE[t], t))
+_RANK = [0] * 28
+for _rank, _tile in enumerate(_ORDER):
+    _RANK[_tile] = _rank
+# The tiles of a mask in that order come from its four 7-bit chunks: each chunk's tiles as
+# (rank, tile) pairs, sorted together (a hand's few tiles, not the 28 tested one by one).
+_CHUNKS = tuple(
+    tuple(
+        tuple((_RANK[t], t) for t in range(7 * c, 7 * c + 7) if bits >> (t - 7 * c) & 1)
+        for bits in range(128)
+    )
+    for c in range(4)
+)
 _ROOM = 10_000  # a side this far below the bonus cap cannot reach it within one hand
 
 
@@ -203,20 +215,36 @@ def _moves(
     fit (`playable`), once for each different result: the table's best move `first`
     (tile * 4 + end, or -1), a domino, then the moves after which the next seat (holding
     `next_hand`) must pass, then the rest, each group the heaviest tile first."""
-    fit, bit, cover, after_play = _FIT, BIT, _COVER, _after_play  # locals: the fastest
+    fit, bit, cover = _FIT, BIT, _COVER  # locals: the fastest
+    c0, c1, c2, c3 = _CHUNKS
+    left, right, up, down = ends
     moves: list[tuple[int, int, Ends]] = []
     seen = set()
     stuck = 0
-    for tile in _ORDER:
-        if not playable & bit[tile]:
-            continue
+    ranked = sorted(
+        c0[playable & 127] + c1[playable >> 7 & 127] + c2[playable >> 14 & 127] + c3[playable >> 21]
+    )
+    for _, tile in ranked:
         tc = cover[tile]
         for end in (0, 1, 2, 3):
-            if tc[ends[end]] < 0:
+            code = tc[ends[end]]
+            if code < 0:
                 continue
-            result = after_play(tile, end, ends)
-            a, b, c, d = result
-            canon = (tile, min(a, b), max(a, b), min(c, d), max(c, d))
+            # The ends after it (`_after_play`, inline: this is the search's hottest loop).
+            if end == 0:
+                a, b, c, d = code, right, up, down
+            elif end == 1:
+                a, b, c, d = left, code, up, down
+            elif end == 2:
+                a, b, c, d = left, right, code, down
+            else:
+                a, b, c, d = left, right, up, code
+            if c >= DORMANT and not (a | b) & EMPTY:
+                c = d = (c - DORMANT) | DOUBLE | EMPTY
+            result = (a, b, c, d)
+            low, high = (a, b) if a <= b else (b, a)
+            arm_low, arm_high = (c, d) if c <= d else (d, c)
+            canon = (tile, low, high, arm_low, arm_high)
             if canon in seen:
                 continue
             seen.add(canon)
