@@ -204,13 +204,18 @@ def asgi_server(service_env, log_dir) -> str:
     stop(process)
 
 
+def embedded_env(env: dict[str, str], var_dir: Path) -> dict[str, str]:
+    """`env` in the embedded mode, whatever this session's REDIS_URL: the in-memory channel
+    layer, the file cache and broker in `var_dir`, and the server's own sweeper."""
+    env = {k: v for k, v in env.items() if k != "REDIS_URL"}
+    return env | {"CAPICUA_VAR_DIR": str(var_dir), "WEB_SWEEPER": "1"}
+
+
 @pytest.fixture
 def embedded_server(service_env, log_dir, tmp_path_factory) -> str:
     """A real ASGI server with the embedded mode's in-memory channel layer (and its sweeper
     in the server process), whatever this session's REDIS_URL; yields its base URL."""
-    env = {k: v for k, v in service_env.items() if k != "REDIS_URL"}
-    env["CAPICUA_VAR_DIR"] = str(tmp_path_factory.mktemp("embedded"))
-    env["WEB_SWEEPER"] = "1"
+    env = embedded_env(service_env, tmp_path_factory.mktemp("embedded"))
     process, url = start_server(env, log_dir / "embedded.log")
     yield url
     stop(process)
@@ -230,9 +235,7 @@ def own_server(service_env, log_dir, tmp_path_factory):
         own = f"own-{os.getpid()}-{time.monotonic_ns()}"
         env = service_env | {"CACHE_PREFIX": own, "CELERY_PREFIX": broker}
         if embedded:
-            env = {k: v for k, v in env.items() if k != "REDIS_URL"}
-            env["CAPICUA_VAR_DIR"] = str(tmp_path_factory.mktemp("own"))
-            env["WEB_SWEEPER"] = "1"
+            env = embedded_env(env, tmp_path_factory.mktemp("own"))
         log = log_dir / f"own-{len(started)}.log"
         process, url = start_server(env | settings, log, healthy=healthy)
         started.append(process)

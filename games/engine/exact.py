@@ -159,15 +159,18 @@ def knowledge(
     )
 
 
+# The holders a tile may go to with some room left, each with the room after it, and their
+# cumulative ways (`_Deals.step`).
+_Step = tuple[list[tuple[int, tuple[int, ...]]], list[int], float]
+
+
 class _Deals:
     """The deals a Knowledge allows: counted, enumerated and sampled uniformly."""
 
     def __init__(self, know: Knowledge) -> None:
         self.know = know
         self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
-        self.steps: dict[
-            tuple[int, tuple[int, ...]], tuple[list[tuple[int, tuple[int, ...]]], list[int], float]
-        ] = {}
+        self.steps: dict[tuple[int, tuple[int, ...]], _Step] = {}
 
     def ways(self, i: int, room: tuple[int, ...]) -> int:
         """The ways to place the tiles from the i-th on, into holders with `room` left."""
@@ -187,6 +190,24 @@ class _Deals:
     def count(self) -> int:
         return self.ways(0, self.know.room)
 
+    def step(self, i: int, room: tuple[int, ...]) -> _Step:
+        """Where the i-th tile may go with `room` left (a holder with room, and ways to place
+        the rest after it), with the room after each and their cumulative ways; kept, so
+        that a pool of samples works out each (tile, room left) once."""
+        step = self.steps.get((i, room))
+        if step is None:
+            after, cumulative, ways = [], [], 0
+            for h in self.know.allowed[i]:
+                if room[h]:
+                    rest = room[:h] + (room[h] - 1,) + room[h + 1 :]
+                    w = self.ways(i + 1, rest)
+                    if w:
+                        ways += w
+                        after.append((h, rest))
+                        cumulative.append(ways)
+            step = self.steps[i, room] = (after, cumulative, ways + 0.0)
+        return step
+
     def every(self) -> Iterator[tuple[int, ...]]:
         """Every placement, as the holder index of each tile."""
         tiles = len(self.know.tiles)
@@ -196,47 +217,22 @@ class _Deals:
             if i == tiles:
                 yield tuple(placed)
                 return
-            for h in self.know.allowed[i]:
-                if room[h]:
-                    after = room[:h] + (room[h] - 1,) + room[h + 1 :]
-                    if self.ways(i + 1, after):
-                        placed[i] = h
-                        yield from place(i + 1, after)
+            for h, after in self.step(i, room)[0]:
+                placed[i] = h
+                yield from place(i + 1, after)
 
         yield from place(0, self.know.room)
 
     def sample(self, rng: random.Random) -> tuple[int, ...]:
-        """One placement, every consistent one equally likely.
-
-        Each tile's holder is drawn as `random.choices` would draw it, by the ways left after
-        it, from one `rng.random()`: the steps are kept, so a pool of samples reads each
-        (tile, room left) once."""
+        """One placement, every consistent one equally likely: each tile's holder drawn as
+        `random.choices` would draw it, by the ways left after it, from one `rng.random()`."""
         room = self.know.room
         placed = []
-        steps = self.steps
         for i in range(len(self.know.tiles)):
-            step = steps.get((i, room))
-            if step is None:
-                step = steps[i, room] = self._step(i, room)
-            after, cumulative, total = step
+            after, cumulative, total = self.step(i, room)
             h, room = after[bisect(cumulative, rng.random() * total, 0, len(after) - 1)]
             placed.append(h)
         return tuple(placed)
-
-    def _step(
-        self, i: int, room: tuple[int, ...]
-    ) -> tuple[list[tuple[int, tuple[int, ...]]], list[int], float]:
-        """The holders the i-th tile may go to with `room` left, and their cumulative ways."""
-        after, cumulative, ways = [], [], 0
-        for h in self.know.allowed[i]:
-            if room[h]:
-                rest = room[:h] + (room[h] - 1,) + room[h + 1 :]
-                w = self.ways(i + 1, rest)
-                if w:
-                    ways += w
-                    after.append((h, rest))
-                    cumulative.append(ways)
-        return after, cumulative, ways + 0.0
 
 
 def _world(

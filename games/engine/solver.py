@@ -61,14 +61,11 @@ _SHOWS = tuple(1 << (c & 7) if c < DORMANT else 0 for c in range(_SIZE - 1)) + (
 _TILE_SHOWS = tuple(1 << LO[t] | 1 << HI[t] for t in range(28))
 # The order moves are tried in: the heaviest tile first, a double before a non-double.
 _ORDER = sorted(range(28), key=lambda t: (-PIPS[t], -IS_DOUBLE[t], t))
-_RANK = [0] * 28
-for _rank, _tile in enumerate(_ORDER):
-    _RANK[_tile] = _rank
 # The tiles of a mask in that order come from its four 7-bit chunks: each chunk's tiles as
-# (rank, tile) pairs, sorted together (a hand's few tiles, not the 28 tested one by one).
+# their places in `_ORDER`, sorted together (a hand's few tiles, not the 28 tested one by one).
 _CHUNKS = tuple(
     tuple(
-        tuple((_RANK[t], t) for t in range(7 * c, 7 * c + 7) if bits >> (t - 7 * c) & 1)
+        tuple(_ORDER.index(t) for t in range(7 * c, 7 * c + 7) if bits >> (t - 7 * c) & 1)
         for bits in range(128)
     )
     for c in range(4)
@@ -215,7 +212,7 @@ def _moves(
     fit (`playable`), once for each different result: the table's best move `first`
     (tile * 4 + end, or -1), a domino, then the moves after which the next seat (holding
     `next_hand`) must pass, then the rest, each group the heaviest tile first."""
-    fit, bit, cover = _FIT, BIT, _COVER  # locals: the fastest
+    fit, bit, cover, order = _FIT, BIT, _COVER, _ORDER  # locals: the fastest
     c0, c1, c2, c3 = _CHUNKS
     left, right, up, down = ends
     moves: list[tuple[int, int, Ends]] = []
@@ -224,7 +221,8 @@ def _moves(
     ranked = sorted(
         c0[playable & 127] + c1[playable >> 7 & 127] + c2[playable >> 14 & 127] + c3[playable >> 21]
     )
-    for _, tile in ranked:
+    for rank in ranked:
+        tile = order[rank]
         tc = cover[tile]
         for end in (0, 1, 2, 3):
             code = tc[ends[end]]

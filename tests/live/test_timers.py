@@ -304,8 +304,7 @@ def test_a_silent_seat_is_played_by_its_timer(request, timer, players):
     """Redis layer: the worker's countdown reaches the sockets served by the server.
     Embedded mode: no worker can reach the in-memory layer; the server's sweeper plays. A
     server just started has no sweep behind it, so its first sweep gives the overdue seat
-    the grace of a restart (GRACE_SECONDS) before it plays: the wait allows for that on a
-    loaded machine."""
+    the grace of a restart (GRACE_SECONDS) before it plays: the wait allows for that."""
     if timer == "countdown":
         request.getfixturevalue("redis_layer")
         request.getfixturevalue("celery_worker_process")
@@ -318,7 +317,7 @@ def test_a_silent_seat_is_played_by_its_timer(request, timer, players):
         socket = TableSocket(base, table.pk, players[0])
         await socket.connect()
         while "last" not in socket.state:
-            await socket.recv(timeout=timers.GRACE_SECONDS + 60)
+            await socket.recv(timeout=timers.GRACE_SECONDS + 20)
         return socket.state
 
     state = run_async(scenario())
