@@ -26,8 +26,9 @@ Any other key is read from `stats` (a league layer can add its own).
 
 import random
 from collections import defaultdict
-from collections.abc import Callable, Collection, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import NamedTuple
 
 
@@ -72,7 +73,9 @@ class _Appearance(NamedTuple):  # a tuple: made for every side of every result, 
     games_for: int
 
 
-def _appearances(results: Sequence[MatchResult]) -> Iterator[_Appearance]:
+def _appearances(results: Sequence[MatchResult]) -> list[_Appearance]:
+    """Every side's appearance in every result: one for each of its players."""
+    seen: list[_Appearance] = []
     for r in results:
         side_a = (r.a,) if r.partner_a is None else (r.a, r.partner_a)
         side_b = (r.b,) if r.partner_b is None else (r.b, r.partner_b)
@@ -86,52 +89,101 @@ def _appearances(results: Sequence[MatchResult]) -> Iterator[_Appearance]:
             points = result * r.value if result == 1 else result
             for entrant in own:
                 partners = tuple(p for p in own if p != entrant) if len(own) > 1 else ()
-                yield _Appearance(entrant, partners, other, result, points, pf, pa, gf)
+                seen.append(_Appearance(entrant, partners, other, result, points, pf, pa, gf))
+    return seen
 
 
-def _total(
-    results: Sequence[MatchResult], term: Callable[[_Appearance], float]
-) -> dict[Hashable, float]:
+def _total(seen: Sequence[_Appearance], values: Iterable[float]) -> dict[Hashable, float]:
+    """Each entrant's sum of `values`, one for each appearance in `seen`."""
     totals: dict[Hashable, float] = defaultdict(float)
-    for appearance in _appearances(results):
-        totals[appearance.entrant] += term(appearance)
+    for x, value in zip(seen, values, strict=True):
+        totals[x.entrant] += value
     return dict(totals)
+
+
+def _match_points(seen: Sequence[_Appearance]) -> dict[Hashable, float]:
+    return _total(seen, [x.match_points for x in seen])
+
+
+@dataclass
+class _Played:
+    """The results as the keys read them: each side's appearances (made once for all the
+    keys `rank` computes) and the scores their opponents are worth."""
+
+    seen: list[_Appearance]
+    scores: Mapping[Hashable, float]
+
+    @cached_property
+    def opposition(self) -> list[float]:
+        """Each appearance's opponents' scores, summed (Buchholz and the like share it)."""
+        get = self.scores.get
+        return [sum(get(o, 0) for o in x.opponents) for x in self.seen]
+
+
+def _buchholz(played: _Played, cut: int = 0) -> dict[Hashable, float]:
+    per_match: dict[Hashable, list[float]] = defaultdict(list)
+    for x, opposition in zip(played.seen, played.opposition, strict=True):
+        per_match[x.entrant].append(opposition)
+    return {e: sum(sorted(values)[cut:]) for e, values in per_match.items()}
+
+
+def _sonneborn_berger(played: _Played) -> dict[Hashable, float]:
+    weighted = [x.result * o for x, o in zip(played.seen, played.opposition, strict=True)]
+    return _total(played.seen, weighted)
+
+
+def _partner_aware(played: _Played) -> dict[Hashable, float]:
+    get = played.scores.get
+    net = [
+        o - sum(get(p, 0) for p in x.partners)
+        for x, o in zip(played.seen, played.opposition, strict=True)
+    ]
+    return _total(played.seen, net)
+
+
+def _point_difference(played: _Played) -> dict[Hashable, float]:
+    return _total(played.seen, [x.points_for - x.points_against for x in played.seen])
+
+
+_GLOBAL_KEYS: dict[str, Callable[[_Played], dict[Hashable, float]]] = {
+    "match_wins": lambda played: _match_points(played.seen),
+    "games_won": lambda played: _total(played.seen, [x.games_for for x in played.seen]),
+    "points_for": lambda played: _total(played.seen, [x.points_for for x in played.seen]),
+    "point_difference": _point_difference,
+    "buchholz": _buchholz,
+    "buchholz_cut1": lambda played: _buchholz(played, cut=1),
+    "sonneborn_berger": _sonneborn_berger,
+    "partner_aware": _partner_aware,
+}
+TIEBREAK_KEYS = ("score", *_GLOBAL_KEYS, "head_to_head", "lots")
 
 
 def match_wins(results: Sequence[MatchResult]) -> dict[Hashable, float]:
     """Match points: each win counts its `value` (a shutout the multiplier), a draw half."""
-    return _total(results, lambda x: x.match_points)
+    return _match_points(_appearances(results))
 
 
 def point_difference(results: Sequence[MatchResult]) -> dict[Hashable, float]:
-    return _total(results, lambda x: x.points_for - x.points_against)
+    return _point_difference(_Played(_appearances(results), {}))
 
 
 def buchholz(
     results: Sequence[MatchResult], scores: Mapping[Hashable, float], *, cut: int = 0
 ) -> dict[Hashable, float]:
     """Sum of opponents' scores over the matches played, without the `cut` weakest matches."""
-    per_match: dict[Hashable, list[float]] = defaultdict(list)
-    for x in _appearances(results):
-        per_match[x.entrant].append(sum(scores.get(o, 0) for o in x.opponents))
-    return {e: sum(sorted(values)[cut:]) for e, values in per_match.items()}
+    return _buchholz(_Played(_appearances(results), scores), cut)
 
 
 def sonneborn_berger(
     results: Sequence[MatchResult], scores: Mapping[Hashable, float]
 ) -> dict[Hashable, float]:
-    return _total(results, lambda x: x.result * sum(scores.get(o, 0) for o in x.opponents))
+    return _sonneborn_berger(_Played(_appearances(results), scores))
 
 
 def partner_aware(
     results: Sequence[MatchResult], scores: Mapping[Hashable, float]
 ) -> dict[Hashable, float]:
-    return _total(
-        results,
-        lambda x: (
-            sum(scores.get(o, 0) for o in x.opponents) - sum(scores.get(p, 0) for p in x.partners)
-        ),
-    )
+    return _partner_aware(_Played(_appearances(results), scores))
 
 
 def head_to_head(
@@ -148,21 +200,6 @@ def head_to_head(
     return {e: wins.get(e, 0.0) for e in group}
 
 
-_GLOBAL_KEYS: dict[
-    str, Callable[[Sequence[MatchResult], Mapping[Hashable, float]], dict[Hashable, float]]
-] = {
-    "match_wins": lambda results, scores: match_wins(results),
-    "games_won": lambda results, scores: _total(results, lambda x: x.games_for),
-    "points_for": lambda results, scores: _total(results, lambda x: x.points_for),
-    "point_difference": lambda results, scores: point_difference(results),
-    "buchholz": buchholz,
-    "buchholz_cut1": lambda results, scores: buchholz(results, scores, cut=1),
-    "sonneborn_berger": sonneborn_berger,
-    "partner_aware": partner_aware,
-}
-TIEBREAK_KEYS = ("score", *_GLOBAL_KEYS, "head_to_head", "lots")
-
-
 def rank(
     entrants: Sequence[Hashable],
     results: Sequence[MatchResult],
@@ -177,8 +214,10 @@ def rank(
     `results`; keys outside :data:`TIEBREAK_KEYS` must come from `stats`.
     """
     stats = stats or {}
-    scores = match_wins(results)
+    seen = _appearances(results)
+    scores = _match_points(seen)
     scores.update({e: s["score"] for e, s in stats.items() if "score" in s})
+    played = _Played(seen, scores)
     values: dict[Hashable, dict[str, float]] = {e: {} for e in entrants}
     for key in order:
         if key == "head_to_head":
@@ -188,7 +227,7 @@ def rank(
         elif key == "lots":
             computed = {e: random.Random(f"{seed}:{e!r}").random() for e in entrants}
         elif key in _GLOBAL_KEYS:
-            computed = _GLOBAL_KEYS[key](results, scores)
+            computed = _GLOBAL_KEYS[key](played)
         elif all(key in stats.get(e, {}) for e in entrants):
             computed = {}
         else:
