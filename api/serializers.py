@@ -1,16 +1,18 @@
 """What the API shows of the competition: public fields only, never a live hand's tiles."""
 
 import datetime
-from functools import cache
-from typing import Any
+from collections.abc import Callable, Mapping
+from functools import cache, cached_property
+from typing import Any, cast
 
 import jsonschema  # type: ignore[import-untyped]
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
-from rest_framework.fields import empty
+from rest_framework.fields import SkipField, empty
 
 from api.schema import HAND, HAND_RECORDS, RULING, json_schema
 from games.models import Table
@@ -105,6 +107,85 @@ class ModelSerializer(serializers.ModelSerializer):
         models.TextField: CharField,
         models.BooleanField: BooleanField,
     }
+
+
+_ASK = object()  # the field must read the value itself
+_CONVERSIONS: dict[Callable, Callable[[Any], Any]] = {
+    serializers.IntegerField.to_representation: int,
+    serializers.FloatField.to_representation: float,
+    serializers.CharField.to_representation: str,
+}
+
+
+def _conversion(field: serializers.Field) -> Callable[[Any], Any]:
+    """What `field.to_representation` makes of a value, as directly as it can be done."""
+    method = type(field).to_representation
+    if method in _CONVERSIONS:
+        return _CONVERSIONS[method]
+    if method is serializers.BooleanField.to_representation:
+        own = field.to_representation
+        return lambda value: value if type(value) is bool else own(value)
+    if method is serializers.ListField.to_representation:
+        child = _conversion(field.child)  # type: ignore[attr-defined]
+        return lambda values: [None if value is None else child(value) for value in values]
+    return field.to_representation
+
+
+def _attribute(instance: Any, attrs: list[str]) -> Any:
+    """DRF's `get_attribute` where the source is plain (attributes and keys), else _ASK: a
+    value missing, a related object not there or a callable is the field's to read."""
+    try:
+        for attr in attrs:
+            instance = instance[attr] if isinstance(instance, Mapping) else getattr(instance, attr)
+            if callable(instance):
+                return _ASK
+    except (KeyError, AttributeError, ObjectDoesNotExist):
+        return _ASK
+    return instance
+
+
+class PlainSerializer(serializers.Serializer):
+    """Read-only rows made as DRF makes them, with each field's source and conversion
+    worked out once per serializer instead of once per row and field: at 500 rows of 23
+    fields (a standings table) DRF's per-field steps were most of the answer's time. A
+    value that is not plain (missing, callable, a related object not there) is the field's
+    own to read, as is every value of a serializer with a field that reads its own way
+    (a related field's, a method's)."""
+
+    @cached_property
+    def _plan(self) -> list[tuple[str, str | None, serializers.Field, Callable]] | None:
+        """Each field's name, its attribute (None for a dotted source), the field and its
+        conversion; None if a field reads its values its own way."""
+        plan: list[tuple[str, str | None, serializers.Field, Callable]] = []
+        for field in self._readable_fields:
+            if type(field).get_attribute is not serializers.Field.get_attribute:
+                return None
+            attr = field.source_attrs[0] if len(field.source_attrs) == 1 else None
+            plan.append((cast(str, field.field_name), attr, field, _conversion(field)))
+        return plan
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        if self._plan is None:
+            return super().to_representation(instance)
+        mapping = isinstance(instance, Mapping)
+        row = {}
+        for name, attr, field, convert in self._plan:
+            if attr is None or mapping:
+                value = _attribute(instance, field.source_attrs)
+            else:  # one attribute: most fields
+                try:
+                    value = getattr(instance, attr, _ASK)
+                except ObjectDoesNotExist:
+                    value = _ASK
+                if callable(value):
+                    value = _ASK
+            if value is _ASK:
+                try:
+                    value = field.get_attribute(instance)
+                except SkipField:
+                    continue
+            row[name] = None if value is None else convert(value)
+        return row
 
 
 @cache
@@ -366,7 +447,7 @@ class RoundField(serializers.PrimaryKeyRelatedField):
         return round_
 
 
-class EntryRefSerializer(ModelSerializer):
+class EntryRefSerializer(PlainSerializer, ModelSerializer):
     class Meta:
         model = Entry
         fields = ["id", "name"]
@@ -644,7 +725,7 @@ def match_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-class StandingSerializer(serializers.Serializer):
+class StandingSerializer(PlainSerializer):
     """A row of a table, as the event's pages rank it. Pair and team events fill the match
     columns; individual events (rotating partners) fill `score` and `sat_out` instead;
     elimination events, once their bracket is drawn, are ranked by it (`places`)."""
