@@ -31,7 +31,7 @@ from .tiles import (
     PIPS,
     SUIT,
     TILE_ID,
-    pips_of,
+    hands_pips,
     tiles_of,
 )
 
@@ -109,8 +109,10 @@ _PLAYS = tuple(
     for by_code in _CODES
 )
 _SECURE = secrets.SystemRandom()
-# _NEXT_SEAT[n][seat]: the seat after `seat` at a table of n.
+# _NEXT_SEAT[n][seat]: the seat after `seat` at a table of n; _ROUND[n][seat]: every seat in
+# turn order from that one, `seat` last.
 _NEXT_SEAT = {n: (*range(1, n), 0) for n in (2, 3, 4)}
+_ROUND = {n: tuple((*range(s + 1, n), *range(s + 1)) for s in range(n)) for n in (2, 3, 4)}
 
 
 class Event(NamedTuple):
@@ -1056,7 +1058,7 @@ def _hand_points(
 ) -> Result:
     """The hand's normal points, last of all, and its result (winner, next leader): who won
     a domino or a block, then what the hand scores."""
-    pips = list(map(pips_of, hands))
+    pips = hands_pips(hands)
     shown: int | None
     if domino is not None:
         shown, win, leader, won = _domino_winner(setup, pips, domino)
@@ -1081,7 +1083,7 @@ def _domino_winner(setup: Setup, pips: list[int], seat: int) -> tuple[int, int, 
     if rules.domino_points == "all_hands":
         won = sum(pips) - pips[seat]
     else:
-        won = sum(p for s, p in enumerate(pips) if side[s] != win)
+        won = _opponents_pips(pips, side, win)
     return seat, win, leader, won
 
 
@@ -1091,8 +1093,7 @@ def _block_winner(
     """A block (`block_winner`, `block_points`, `after_block_opener`): (the seat shown as
     winner, the winning side, the next hand's leader, the pips won), or None for tied sides."""
     rules, side = setup.rules, setup.side
-    n = len(pips)
-    order = [(blocker + 1 + k) % n for k in range(n)]
+    order = _ROUND[len(pips)][blocker]
     shown: int | None
     if rules.block_winner == "blocker_vs_next":
         seat = shown = blocker if pips[blocker] <= pips[order[0]] else order[0]
@@ -1105,19 +1106,25 @@ def _block_winner(
         if sums.count(low) > 1:
             return None
         win = sums.index(low)
-        seat = min((s for s in order if side[s] == win), key=lambda s: pips[s])
+        seat = min([s for s in order if side[s] == win], key=pips.__getitem__)  # first of equals
         shown = None if rules.pairs else seat
     leader = {"winner": seat, "blocker": blocker}.get(rules.after_block_opener)
-    won = sum(
-        p
-        for s, p in enumerate(pips)
-        if (
-            rules.block_points == "all_hands"
-            or (rules.block_points == "others" and s != seat)
-            or side[s] != win
-        )
-    )
+    if rules.block_points == "all_hands":
+        won = sum(pips)
+    elif rules.block_points == "others":
+        won = sum(pips) - pips[seat]
+    else:
+        won = _opponents_pips(pips, side, win)
     return shown, win, leader, won
+
+
+def _opponents_pips(pips: list[int], side: tuple[int, ...], win: int) -> int:
+    """The pips of the seats of every side but `win`."""
+    won = 0
+    for s, p in enumerate(pips):
+        if side[s] != win:
+            won += p
+    return won
 
 
 def _hand_score(
