@@ -18,10 +18,9 @@ def preload() -> None:
     """Load what a worker needs before its first answer."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import config.asgi  # noqa: F401
-    from core.warmup import load_first_answer_parts, load_urls_and_catalogues
+    from core.warmup import load_urls_and_catalogues
 
     load_urls_and_catalogues()
-    load_first_answer_parts()
     gc.collect()  # as config.asgi does, out of the collector's way in every worker
     gc.freeze()
 

@@ -8,11 +8,9 @@ imported networkx (about 2 s on a busy machine) and its first link built the URL
 turnover (#34). Nothing loaded here connects anywhere or starts a thread."""
 
 import logging
-import sys
 import time
 
 logger = logging.getLogger(__name__)
-LAZY_PATTERN = "_lazy_re_compile.<locals>._compile"  # django.utils.regex_helper
 
 
 def load_urls_and_catalogues() -> None:
@@ -28,29 +26,6 @@ def load_urls_and_catalogues() -> None:
         namespace.reverse_dict  # noqa: B018
     for code, _name in settings.LANGUAGES:
         trans_real.translation(code)
-        trans_real.check_for_language(code)  # kept per process: a look in every locale dir
-
-
-def load_first_answer_parts() -> None:
-    """What a web worker's first answer loaded (the API's standings, after the URLs and
-    catalogues): the messages' storage and the sessions' serializer, imported on first use,
-    and the patterns Django compiles on first use (its `_lazy_re_compile`: the Host
-    header's, Accept-Language's, the ETag's, the ORM's alias check...). Only those are set
-    up: another lazy object (a storage, say) is left to its first use."""
-    from django.conf import settings
-    from django.utils.functional import SimpleLazyObject, empty
-    from django.utils.module_loading import import_string
-
-    import_string(settings.MESSAGE_STORAGE)
-    import_string(settings.SESSION_SERIALIZER)
-    for module in list(sys.modules.values()):
-        for value in list(getattr(module, "__dict__", {}).values()):
-            if type(value) is not SimpleLazyObject:  # isinstance would set up any lazy object
-                continue
-            state = vars(value)
-            setup = getattr(state.get("_setupfunc"), "__qualname__", "")
-            if state.get("_wrapped") is empty and setup == LAZY_PATTERN:
-                bool(value)  # sets it up: compiles the pattern
 
 
 def warm_up() -> float:
