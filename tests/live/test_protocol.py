@@ -238,8 +238,27 @@ def test_a_flood_is_closed_with_1008_however_busy_the_server_is(postgres, asgi_s
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(f"LOCK TABLE {Action._meta.db_table} IN ACCESS EXCLUSIVE MODE")
         code, answers = run_async(flood())
+    settled()
     assert code == 1008
     assert answers == []
+
+
+def settled(seconds: float = 30) -> None:
+    """Wait until the server's sessions on this database are done: the first answer that
+    waited on the lock runs once it is released, and the test's teardown (a TRUNCATE of
+    every table) would otherwise deadlock with it."""
+    busy = (
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+        " AND backend_type = 'client backend' AND pid <> pg_backend_pid()"
+        " AND state IN ('active', 'idle in transaction')"
+    )
+    deadline = time.monotonic() + seconds
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(busy)
+            if not cursor.fetchone()[0]:
+                return
+            time.sleep(0.1)
 
 
 def test_foreign_origin_is_refused(asgi_server, players):
