@@ -46,8 +46,17 @@ def option(name: str) -> Any:
     return getattr(settings, "FAIRPLAY", {}).get(name, getattr(engine, name))
 
 
-def queue_hand(hand_id: int, on_request: bool = False) -> None:
-    queue_on_commit(TASK, hand_id, on_request)
+def checked(kind: str, on_request: bool = False) -> bool:
+    """Whether a hand of a table of this `kind` is checked: ranked and competition tables
+    always, casual ones on request only."""
+    return kind in CHECKED or on_request
+
+
+def queue_hand(hand_id: int, on_request: bool = False, *, kind: str | None = None) -> None:
+    """Check the hand once the transaction commits. Given its table's `kind`, a hand that
+    is not checked costs no task (every casual table's hand end would queue one)."""
+    if kind is None or checked(kind, on_request):
+        queue_on_commit(TASK, hand_id, on_request)
 
 
 def _record(hand: Hand) -> dict:
@@ -82,7 +91,7 @@ def check_hand(hand_id: int, on_request: bool = False) -> None:
     """Check one finished live hand (the task's work). Run twice on one record, the second
     run changes nothing; run after a ruling that replaced the record, it replaces the rows."""
     hand = Hand.objects.select_related("table").filter(pk=hand_id).first()
-    if hand is None or (hand.table.kind not in CHECKED and not on_request):
+    if hand is None or not checked(hand.table.kind, on_request):
         return
     record = _record(hand)
     digest = _digest(record)

@@ -265,7 +265,7 @@ def _end_hand(table: Table, state: HandState) -> None:
         table=table, number=table.hand_number, record=record, ruling=adjudicate(record)
     )
     queue_live_hand(hand.pk)  # the players' statistics
-    queue_fair_play(hand.pk)  # checked at ranked and competition tables only
+    queue_fair_play(hand.pk, kind=table.kind)
     match = finish_hand(match_of(table), state)
     history = (table.match or {}).get("history", [])
     entry = {"hand": table.hand_number, "ended": state.status, "points": list(state.points)}

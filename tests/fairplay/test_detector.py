@@ -1,16 +1,20 @@
 """The fair-play detector: every decision a person made valued twice, once per hand and
 record, a colluding pair flagged and an honest one not; bots never scored."""
 
+import random
+
 import pytest
+from celery.signals import task_prerun
 from django.db import IntegrityError, transaction
 from django.test import override_settings
 
+from config.celery import app as celery_app
 from games.disputes.models import Dispute, Ruling
 from games.fairplay import services
 from games.fairplay.models import Case, Decision, HandCheck
 from games.models import Hand, Table
 from tests.league.conftest import build_league
-from tests.live.conftest import make_players
+from tests.live.conftest import full_table, make_players, play_step
 
 from .conftest import FAST, FLAGGED_HANDS, make_table, play_and_store
 
@@ -169,3 +173,34 @@ def test_one_open_case_per_partnership_and_per_player_alone_on_every_database():
     Case.objects.update(status=Case.Status.CLEARED)
     Case.objects.create(kind=Case.Kind.PROGRAM, player=ana)
     assert Case.objects.filter(status=Case.Status.OPEN).count() == 1
+
+
+@override_settings(FAIRPLAY=FAST)
+@pytest.mark.parametrize(
+    ("kind", "checked"), [(Table.Kind.PRIVATE, False), (Table.Kind.RANKED, True)]
+)
+def test_a_hand_end_queues_a_check_only_where_hands_are_checked(
+    kind, checked, django_capture_on_commit_callbacks
+):
+    """A casual table's finished hand costs no fair-play task at all (each one used to
+    queue a task that found nothing to do); a ranked table's is checked."""
+    ran: list[str] = []
+
+    def record(sender=None, **kwargs):
+        ran.append(sender.name)
+
+    users = make_players(4, "q")
+    table = full_table(users, kind=kind)
+    rng = random.Random(5)
+    celery_app.conf.task_always_eager = True
+    task_prerun.connect(record, weak=False)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            while not Hand.objects.filter(table=table).exists():
+                play_step(Table.objects.get(pk=table.pk), rng)
+    finally:
+        task_prerun.disconnect(record)
+        celery_app.conf.task_always_eager = False
+    assert "stats.count_live_hand" in ran  # the hand's end queued its tasks
+    assert ("fairplay.check_hand" in ran) is checked
+    assert HandCheck.objects.filter(hand__table=table).exists() is checked
