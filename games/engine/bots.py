@@ -72,6 +72,10 @@ DEFAULT_PLAYOUTS = 600
 STRONG_DEALS = 400
 STRONG_SAMPLES = 40
 NODES_PER_PLAYOUT = 250
+# A seat's first decision of a hand, when no clock is set, gets this many times the budget:
+# the hidden hands are then at their largest, the budget solves the fewest deals (two or
+# three), and the first plays shape the hand (NOTES.md, "The first round of plays").
+EARLY_BUDGET = 4
 FALLBACK_SHARE = 0.5  # of the time budget, kept for the playouts when solving fails
 _PLAY_KIND, _PASS_KIND, _DRAW_KIND = 0, 1, 2
 
@@ -449,6 +453,8 @@ def _strong(
     values: dict[str, float] | None = None
     if view.state.status == PLAY:  # solved exactly: every deal while few, else a sample
         budget = playouts * NODES_PER_PLAYOUT
+        if seconds is None and len(view.state.line) < len(view.state.hands):
+            budget *= EARLY_BUDGET
         valued = exact.value_decision(
             view.state,
             rng,

@@ -365,3 +365,29 @@ def test_strong_keeps_time_for_the_playouts_when_a_deal_is_too_large(monkeypatch
     move = choose(seat_view(state, state.turn), "strong", random.Random(1), playouts=2, seconds=2.0)
     assert move in legal_actions(state)
     assert len(asked) == 1 and asked[0] >= 2.0 * bots.FALLBACK_SHARE
+
+
+def test_strong_gives_the_first_round_of_plays_a_larger_budget(monkeypatch):
+    """A seat's first decision of a hand solves with EARLY_BUDGET times the positions, unless
+    a clock is set (live tables): then the clock decides. Later decisions keep the budget."""
+    from games.engine import bots, exact
+
+    asked = []
+    real = exact.value_decision
+
+    def spy(*args, **kwargs):
+        asked.append(kwargs["nodes"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(exact, "value_decision", spy)
+    budget = 2 * bots.NODES_PER_PLAYOUT
+    first_round = replay({**SAMPLED, "actions": SAMPLED["actions"][:3]})
+    later = replay({**SAMPLED, "actions": SAMPLED["actions"] + SAMPLED_TAIL})
+    for state, seconds, nodes in (
+        (first_round, None, budget * bots.EARLY_BUDGET),
+        (first_round, 5.0, budget),
+        (later, None, budget),
+    ):
+        move = choose(seat_view(state, state.turn), "strong", random.Random(1), 2, seconds)
+        assert move in legal_actions(state)
+        assert asked.pop() == nodes
