@@ -168,6 +168,7 @@ class Stats:
         self.refused_sockets = 0
         self.duplicates = 0
         self.errors = 0
+        self.stopped = 0.0  # when the moves stopped (the clients read 5 s more)
         self.sizes: dict[str, list[int]] = {"snapshot": [], "update": []}  # message lengths
 
 
@@ -325,6 +326,7 @@ async def run_level(url: str, made: list[tuple[int, list[str]]], seconds: float)
         table.next_move = started + random.uniform(0, MOVE_EVERY)
     await asyncio.sleep(seconds)
     stop.set()
+    stats.stopped = time.perf_counter()
     elapsed = time.perf_counter() - started
     await asyncio.sleep(5)  # let the last actions arrive
     done.set()
@@ -372,6 +374,18 @@ def print_timeline(sent_at: list[tuple[float, float]], window: float) -> None:
         )
 
 
+def compare(stored: set[tuple[int, int]], stats: Stats) -> tuple[int, int]:
+    """(acked actions missing from `stored`, stored actions nobody was acked for); each of
+    the latter is named, with when it was sent: an ack still on its way when the clients
+    closed, or an action stored without an ack."""
+    unacked = stored - stats.acked
+    for table, version in sorted(unacked):
+        sent = stats.sent.get((table, version))
+        when = "no client sent it" if sent is None else f"sent {stats.stopped - sent:.2f} s"
+        print(f"  stored, no ack read: table {table} version {version}, {when} before the stop")
+    return len(stats.acked - stored), len(unacked)
+
+
 def check_database(made: list[tuple[int, list[str]]], stats: Stats) -> tuple[int, int]:
     """(acked actions missing from the database, stored actions nobody was acked for)."""
     from games.models import Action
@@ -381,7 +395,7 @@ def check_database(made: list[tuple[int, list[str]]], stats: Stats) -> tuple[int
             "table_id", "version"
         )
     )
-    return len(stats.acked - stored), len(stored - stats.acked)
+    return compare(stored, stats)
 
 
 HEADS = ("tables", "actions/s", "p50 ms", "p99 ms", "lost", "dup", "refused", "ack p50 ms")
@@ -446,7 +460,7 @@ def check_floor(made: list[tuple[int, list[str]]], stats: Stats) -> tuple[int, i
             [[pk for pk, _ in made]],
         )
         stored = set(cursor.fetchall())
-    return len(stats.acked - stored), len(stored - stats.acked)
+    return compare(stored, stats)
 
 
 def start_floor(log_dir: Path, sizes: dict[str, int]) -> tuple[list[subprocess.Popen], str]:
