@@ -430,3 +430,12 @@ def page(chromium):
     page.set_default_timeout(15000)
     yield page
     context.close()
+
+
+@pytest.fixture
+def eager():
+    """Celery tasks run in the calling process, as they are queued (a test of what is
+    queued, not of the worker: tests that need a worker ask for `celery_worker_process`)."""
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = False

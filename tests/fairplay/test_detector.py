@@ -8,7 +8,6 @@ from celery.signals import task_prerun
 from django.db import IntegrityError, transaction
 from django.test import override_settings
 
-from config.celery import app as celery_app
 from games.disputes.models import Dispute, Ruling
 from games.fairplay import services
 from games.fairplay.models import Case, Decision, HandCheck
@@ -180,7 +179,7 @@ def test_one_open_case_per_partnership_and_per_player_alone_on_every_database():
     ("kind", "checked"), [(Table.Kind.PRIVATE, False), (Table.Kind.RANKED, True)]
 )
 def test_a_hand_end_queues_a_check_only_where_hands_are_checked(
-    kind, checked, django_capture_on_commit_callbacks
+    kind, checked, eager, django_capture_on_commit_callbacks
 ):
     """A casual table's finished hand costs no fair-play task at all (each one used to
     queue a task that found nothing to do); a ranked table's is checked."""
@@ -192,7 +191,6 @@ def test_a_hand_end_queues_a_check_only_where_hands_are_checked(
     users = make_players(4, "q")
     table = full_table(users, kind=kind)
     rng = random.Random(5)
-    celery_app.conf.task_always_eager = True
     task_prerun.connect(record, weak=False)
     try:
         with django_capture_on_commit_callbacks(execute=True):
@@ -200,7 +198,6 @@ def test_a_hand_end_queues_a_check_only_where_hands_are_checked(
                 play_step(Table.objects.get(pk=table.pk), rng)
     finally:
         task_prerun.disconnect(record)
-        celery_app.conf.task_always_eager = False
     assert "stats.count_live_hand" in ran  # the hand's end queued its tasks
     assert ("fairplay.check_hand" in ran) is checked
     assert HandCheck.objects.filter(hand__table=table).exists() is checked

@@ -11,7 +11,6 @@ from django.urls import reverse
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from config.celery import app as celery_app
 from games.models import Seat, Table
 from games.services import matchmaking, tables, timers
 from games.services.messages import finish_reason, hand_state
@@ -120,14 +119,6 @@ def test_a_ranked_match_over_real_sockets_rates_its_four_players_once(
     for user in users:
         assert user.player.display_name in page
     assert page.count("provisional</span>") >= 4 and provisional_below() > 1
-
-
-@pytest.fixture
-def eager():
-    """The ratings' task runs in this process when the finishing transaction commits."""
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = False
 
 
 def test_leaving_a_ranked_match_loses_it(eager):

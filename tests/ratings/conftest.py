@@ -7,7 +7,6 @@ import pytest
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from config.celery import app as celery_app
 from league.models import Entry, Event, Match, Organisation, Player, Result, Round
 from league.ratings import services
 from league.ratings.models import RatingPool
@@ -126,11 +125,3 @@ def by_openskill(pool: Pool) -> dict[int, tuple[float, float]]:
 @pytest.fixture
 def pool(db) -> Pool:
     return build_pool()
-
-
-@pytest.fixture
-def eager():
-    """Tasks run in the calling process (a test that is not about the worker)."""
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = False

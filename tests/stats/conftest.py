@@ -6,7 +6,6 @@ from dataclasses import dataclass
 import pytest
 from django.contrib.auth import get_user_model
 
-from config.celery import app as celery_app
 from games.engine import adjudicate
 from games.models import Hand, Seat, Table
 from league.models import Player
@@ -52,11 +51,3 @@ class Four:
 @pytest.fixture
 def four(db) -> Four:
     return Four(*(make_player(n) for n in ("Pedro", "Quique", "Rosa", "Sara")))
-
-
-@pytest.fixture
-def eager():
-    """Tasks run in the calling process (a test that is not about the worker)."""
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = False
