@@ -10,9 +10,11 @@ reference's in the same round); other load on the machine disturbs it little.
 - `playout <preset>`: `play_out(new_hand(rules, rng=rng), rng.choice)`, the engine's rules
   loop choosing at random among the legal actions (the loop the bots' playouts use). It
   gives the very hand that the public path gives (tests/engine/test_playout.py).
-- `public <preset>`: the same hands one `apply(state, rng.choice(legal_actions(state)))`
-  at a time (what a live table does per action).
-- `dominoes`: `dominoes.Game.new()` then `random.choice(game.valid_moves)` until the end.
+- `public <preset>`: the same hands one `apply` at a time (what a live table does per
+  action), of `rng.choice(legal_actions(state))` where there are two legal actions or more
+  and of the only one otherwise (a policy is asked only where there is a choice).
+- `dominoes`: `dominoes.Game.new()` then `random.choice(game.valid_moves)` until the end
+  (the package passes for a player with no valid move, unasked).
 
 Issue #21: random play of `dominican` at least 2.5x the reference (goal 3x). Issue #28:
 brazilian at least 3x, and adjudicating complete records at least 4x the reference's complete
@@ -49,7 +51,8 @@ REFERENCE = "dominoes (reference)"
 def play_public(rules, rng):
     state = new_hand(rules, rng=rng)
     while state.status not in ENDED:
-        state = apply(state, rng.choice(legal_actions(state)))[0]
+        legal = legal_actions(state)
+        state = apply(state, rng.choice(legal) if len(legal) > 1 else legal[0])[0]
     return state
 
 

@@ -235,9 +235,7 @@ def _heaviest(rng: random.Random) -> Callable[[tuple[Any, ...]], Any]:
     """
     draw = rng.random
 
-    def policy(legal: tuple[Any, ...]) -> Any:
-        if len(legal) == 1:
-            return legal[0]
+    def policy(legal: tuple[Any, ...]) -> Any:  # `play_out` asks only with a choice
         if legal is CHOICES:
             return "points"
         best, best_key = legal[0], -1.0

@@ -457,7 +457,10 @@ def _score(
     kind: str,
     value: int,
 ) -> None:
-    """Score one event; bonuses (every kind but `hand`) are capped under `bonus_cap`."""
+    """Score one event; bonuses (every kind but `hand`) are capped under `bonus_cap`.
+
+    `_run` scores an ordinary play's table points inline where no cap applies (its hot
+    path), as this does: the points to the side, and the event."""
     if kind == "hand":
         normal[side] += value
     elif setup.rules.bonus_cap:
@@ -496,11 +499,16 @@ def _play_scores(
     before: tuple[int, ...],
     line: Sequence[tuple[int, int, int]],
     turn: int,
+    count: int,
 ) -> After:
-    """What a play scores after its table count (`_table_points`, which `_run` calls), one
-    rule family after another (docs/rules.md, section 4): the galo, the opening bonus, and
+    """What a play scores, one rule family after another (docs/rules.md, section 4): its
+    table count (`count`, 0 when the rules score none), the galo, the opening bonus, and
     with the seat's last tile its bonuses and the hand's points (a domino). Returns the
-    status, the turn (`turn` while the hand goes on) and the result (`After`)."""
+    status, the turn (`turn` while the hand goes on) and the result (`After`).
+
+    `_run` scores an ordinary play's table count itself, where no bonus cap applies."""
+    if count and not count % 5:
+        _table_points(setup, events, points, normal, i, seat, count)
     if again:
         _galo_points(setup, events, points, normal, i, seat)
     if len(line) == 1 and setup.rules.pairs:
@@ -521,7 +529,7 @@ def _table_points(
     count: int,
 ) -> None:
     """Table points (`table_points`): a play that leaves a table count that is a multiple
-    of 5 (`_run` checks it) scores that count."""
+    of 5 (`_play_scores` checks it) scores that count."""
     _score(setup, events, points, normal, i, seat, setup.side[seat], "table", count)
 
 
@@ -722,9 +730,11 @@ def play_out(state: HandState, policy: Callable[[tuple[Any, ...]], Any]) -> Hand
 
     `policy` gets the legal actions as action codes (`CODE_NAME` names them), in the order
     of `legal_actions`, and returns one of them; during a five-doubles choice it gets
-    `CHOICES` and returns one of those. So `play_out(state, rng.choice)` is random legal
-    play: the same hand, and the same draws from `rng`, as
-    `apply(state, rng.choice(legal_actions(state)))` until the hand ends.
+    `CHOICES` and returns one of those. It is asked only where there is a choice: a seat
+    with one legal action (a pass, a draw, the one tile that fits) plays it unasked. So
+    `play_out(state, rng.choice)` is random legal play: the same hand, and the same draws
+    from `rng`, as choosing `rng.choice(legal_actions(state))` wherever there are two legal
+    actions or more, and `apply` of each action, until the hand ends.
     """
     if state.status == DECLARE:
         state = declare(state, state.turn, policy(CHOICES))[0]
@@ -760,7 +770,8 @@ def _run(
     (`_open_line`), an unnamed end (`_unnamed_end`), what a play scores and whether it ends
     the hand (`_play_scores`), and each fault's reason (`_unplayable`, `_illegal_pass`,
     `_illegal_play`). An ordinary play (not the opening, not the last tile, not after every
-    other seat passed) scores its table count at most, and skips `_play_scores`.
+    other seat passed, no bonus cap) scores its table count at most, and skips
+    `_play_scores`.
     """
     (
         setup,
@@ -784,6 +795,7 @@ def _run(
     points, normal = [*points_before], [*normal_before]
     rules = setup.rules
     spinner, table_points, pass_points = rules.spinner, rules.table_points, rules.pass_points
+    capped, side_of = rules.bonus_cap, setup.side
     # The end code a double spinner opening's up and down arms open with once both its sides
     # hold a tile; 0 when no arms are to open.
     arms = _ARMS[line_so_far[0][0]] if spinner and line_so_far and up < 0 else 0
@@ -807,8 +819,10 @@ def _run(
                 legal = on_left[left][hand & fit[left]] + on_right[right][hand & fit[right]]
                 if up >= 0:
                     legal += on_up[up][hand & fit[up]] + on_down[down][hand & fit[down]]
+                legal = legal or _no_play(setup, hand, line, drawn < bones)
+                # The policy chooses only where there is a choice (see `play_out`).
                 kind, tile, end, first, name = decode[
-                    policy(legal or _no_play(setup, hand, line, drawn < bones))
+                    legal[0] if len(legal) == 1 else policy(legal)
                 ]
                 chosen.append(name)
             if kind:  # a draw or a pass
@@ -874,7 +888,7 @@ def _run(
                 line.append((tile, end, code & 7))
                 # The table count (as `_count` gives it), when the rules score it.
                 count = table_points and sides_count[left][right] + arms_count[up][down]
-                plain = hand and not again  # an ordinary play (see above)
+                plain = hand and not again and not capped  # an ordinary play (see above)
             else:
                 plain, before = False, (left, right, up, down)
                 left, right, up, down = _open_line(setup, hand, tile, first, turn)
@@ -885,9 +899,12 @@ def _run(
             hands[turn] = hand
             last = turn
             passes, turn = 0, after[turn]
-            if count and not count % 5:  # what a play scores first: its table count
-                _table_points(setup, events, points, normal, len(played) + done, last, count)
             if plain:
+                if count and not count % 5:  # its table count, `_score` inline
+                    points[side_of[last]] += count
+                    events.append(
+                        _new(Event, (len(played) + done, last, side_of[last], "table", count))
+                    )
                 continue
             status, turn, result = _play_scores(
                 setup,
@@ -903,6 +920,7 @@ def _run(
                 before,
                 line,
                 turn,
+                count,
             )
     except EngineError as e:
         error, actions = e, actions[:done]

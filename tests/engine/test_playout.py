@@ -18,6 +18,7 @@ from games.engine import (
     new_hand,
     new_match,
     play_out,
+    rules_from_spec,
     start_hand,
     variant,
 )
@@ -29,9 +30,18 @@ RULE_SETS = {**PRESETS, **{name: variant(name) for name in VARIANTS}}
 
 
 def public_random_play(state, rng):
-    """Random legal play through the public API, one action at a time."""
+    """Random legal play through the public API, one action at a time: a choice drawn
+    wherever there are two legal actions or more."""
     while state.status not in ENDED:
-        state = apply(state, rng.choice(legal_actions(state)))[0]
+        legal = legal_actions(state)
+        state = apply(state, rng.choice(legal) if len(legal) > 1 else legal[0])[0]
+    return state
+
+
+def unasked(state):
+    """The state after the actions that nobody chooses: each the only legal one."""
+    while state.status not in ENDED and len(legal := legal_actions(state)) == 1:
+        state = apply(state, legal[0])[0]
     return state
 
 
@@ -107,33 +117,39 @@ def test_the_bots_playouts_are_the_public_paths(name):
 
 def follow(state, rng):
     """A random policy that checks, at every step, that it is offered the legal actions of
-    the public path in their order, and keeps the public state in step; the codes seen."""
+    the public path in their order, two or more of them, and keeps the public state in step
+    (the actions nobody chose applied too); the codes seen."""
     seen = []
 
     def policy(legal):
         nonlocal state
+        state = unasked(state)
         names = legal if legal == CHOICES else tuple(CODE_NAME[c] for c in legal)
-        assert names == legal_actions(state)
+        assert names == legal_actions(state) and len(names) > 1
         seen.extend(legal)
         choice = rng.choice(legal)
         state = apply(state, names[legal.index(choice)])[0]
         return choice
 
-    return policy, lambda: state, seen
+    return policy, lambda: unasked(state), seen
 
 
 def test_policies_get_the_legal_actions_in_order():
-    """The codes offered are `legal_actions`, in its order; a five-doubles choice offers
-    `CHOICES` itself."""
+    """The codes offered are `legal_actions`, in its order, wherever there is a choice; a
+    five-doubles choice offers `CHOICES` itself. Passes and draws, never a choice, are
+    played unasked."""
     rng = random.Random(4)
-    seen = set()
+    seen, played = set(), set()
     for name in sorted(RULE_SETS):
         for _ in range(20):
             start = new_hand(RULE_SETS[name], rng=rng)
             policy, public, codes = follow(start, rng)
-            assert play_out(start, policy) == public()
+            end = play_out(start, policy)
+            assert end == public()
             seen.update(codes)
-    assert {PASS_CODE, DRAW_CODE} <= seen
+            played.update(end.actions)
+    assert {"pass", "draw"} <= played
+    assert not {PASS_CODE, DRAW_CODE} & seen
     # A five-doubles choice (dealt by hand: it is rare in random deals).
     deal = [
         ["0-0", "1-1", "2-2", "3-3", "4-4", "6-5", "6-4"],
@@ -152,3 +168,20 @@ def test_a_policy_that_breaks_the_rules_is_refused():
     state = new_hand(PRESETS["dominican"], rng=random.Random(1))
     with pytest.raises(IllegalAction):
         play_out(state, lambda legal: PASS_CODE)  # the opening cannot be a pass
+
+
+def test_a_bonus_cap_holds_for_every_table_count():
+    """Under a bonus cap, table points scored in the rules loop's fast path are capped as
+    every bonus is: no side's bonuses take it past the target less one."""
+    rules = rules_from_spec({"preset": "brazilian", "bonus_cap": True})
+    rng = random.Random(3)
+    capped = 0
+    for _ in range(200):
+        before = [rules.target - rng.randint(1, 30) for _ in range(rules.sides)]
+        start = new_hand(rules, rng=rng, leader=0, scores_before=before, normal_before=before)
+        end = play_out(start, rng.choice)
+        for side in range(rules.sides):
+            bonus = sum(e.points for e in end.events if e.side == side and e.kind != "hand")
+            assert before[side] + bonus <= rules.target - 1
+        capped += any(e.kind == "table" and e.points % 5 for e in end.events)
+    assert capped  # some table count was cut to fit under the cap
