@@ -44,7 +44,7 @@ DB = os.environ.get("BENCH_DATABASE", "capicua_bench")
 ENV = production_env(DB)
 os.environ.update(ENV)
 
-from core.processes import end_group, start_group  # noqa: E402
+from core.processes import PROC, end_group, members, start_group  # noqa: E402
 
 RULES = {"preset": "dominican", "target": 5000, "turn_seconds": 120}
 MOVE_EVERY = 2.0
@@ -355,6 +355,47 @@ async def run_level(url: str, made: list[tuple[int, list[str]]], seconds: float)
     }
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """The CPU time (user and system) the running processes `pids` have used so far."""
+    total = 0
+    for pid in pids:
+        try:
+            stat = (PROC / str(pid) / "stat").read_text()
+        except OSError:
+            continue
+        total += sum(int(n) for n in stat[stat.rindex(")") + 2 :].split()[11:13])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def database_pids() -> list[int]:
+    """PostgreSQL's processes (the server runs on this machine)."""
+    pids = []
+    for entry in PROC.iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() in ("postgres", "postmaster"):
+                    pids.append(int(entry.name))
+            except OSError:
+                continue
+    return pids
+
+
+class CPU:
+    """The CPU seconds each part of a stack spends over a level: the web server's and the
+    Celery worker's process groups, and PostgreSQL's processes."""
+
+    def __init__(self, groups: dict[str, int]) -> None:
+        self.groups = groups
+
+    def read(self) -> dict[str, float]:
+        used = {name: cpu_seconds(members(group)) for name, group in self.groups.items()}
+        return used | {"db": cpu_seconds(database_pids())}
+
+    @staticmethod
+    def spent(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
+        return {name: after[name] - before[name] for name in before}
+
+
 def p99(ordered: list[float]) -> float:
     """The 99th percentile of sorted values (nan for none)."""
     return ordered[max(0, int(len(ordered) * 0.99) - 1)] if ordered else float("nan")
@@ -399,24 +440,34 @@ def check_database(made: list[tuple[int, list[str]]], stats: Stats) -> tuple[int
 
 
 HEADS = ("tables", "actions/s", "p50 ms", "p99 ms", "lost", "dup", "refused", "ack p50 ms")
-HEADS += ("no socket",)
-WIDTHS = (6, 10, 8, 8, 5, 4, 8, 10, 8)
+HEADS += ("no socket", "CPU ms an action: web", "worker", "db")
+WIDTHS = (6, 10, 8, 8, 5, 4, 8, 10, 8, 22, 6, 5)
 
 
-def run_levels(name: str, url: str, counts: list[int], args, make, check) -> dict[int, dict]:
-    """Each level on one stack: its line, and its result by table count (with "broke")."""
+def run_levels(
+    name: str, url: str, counts: list[int], args, make, check, cpu: CPU
+) -> dict[int, dict]:
+    """Each level on one stack: its line, and its result by table count (with "broke").
+
+    The CPU each part of the stack spent a stored action is the figure to compare changes
+    by: it varies far less from run to run than the latency's tail."""
     results = {}
     print(f"{name}:")
     print(" ".join(f"{h:>{w}}" for h, w in zip(HEADS, WIDTHS, strict=True)))
     for level, count in enumerate(counts):
         made = make(count, f"{level}")
+        before = cpu.read()
         result = asyncio.run(run_level(url, made, args.seconds))
+        spent = CPU.spent(before, cpu.read())
         missing, unacked = check(made, result["stats"])
         lost, duplicated = result["lost"] + missing, result["duplicated"] + unacked
+        each = {part: 1000 * seconds / max(1, result["actions"]) for part, seconds in spent.items()}
+        result["cpu"] = each
         print(
             f"{count:>6} {result['per_second']:>10.1f} {result['p50'] * 1000:>8.1f} "
             f"{result['p99'] * 1000:>8.1f} {lost:>5} {duplicated:>4} {result['errors']:>8} "
-            f"{result['ack_p50'] * 1000:>10.1f} {result['refused_sockets']:>8}",
+            f"{result['ack_p50'] * 1000:>10.1f} {result['refused_sockets']:>8} "
+            f"{each['web']:>22.2f} {each.get('worker', 0.0):>6.2f} {each['db']:>5.2f}",
             flush=True,
         )
         if args.timeline:
@@ -516,8 +567,9 @@ def main() -> None:
     prepare_database()
     log_dir = BASE / "var" / "bench" / "logs"
     processes, url = start_services(log_dir)
+    cpu = CPU({"web": processes[0].pid, "worker": processes[1].pid})
     try:
-        site = run_levels("capicua", url, counts, args, make_tables, check_database)
+        site = run_levels("capicua", url, counts, args, make_tables, check_database, cpu)
     finally:
         stop_services(processes)
     limit = f"p99 over {P99_LIMIT * 1000:.0f} ms, a lost or duplicated action, a refused socket"
@@ -529,7 +581,8 @@ def main() -> None:
     print(f"the site's messages: snapshot {sizes['snapshot']} bytes, update {sizes['update']}")
     processes, url = start_floor(log_dir, sizes)
     try:
-        floor = run_levels("bare stack", url, counts, args, make_floor_tables, check_floor)
+        cpu = CPU({"web": processes[0].pid})
+        floor = run_levels("bare stack", url, counts, args, make_floor_tables, check_floor, cpu)
     finally:
         stop_services(processes)
     print_stack("capicua", site)
