@@ -18,9 +18,12 @@ def preload() -> None:
     """Load what a worker needs before its first answer."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import config.asgi  # noqa: F401
+    from config.celery import app
     from core.warmup import load_urls_and_catalogues
 
     load_urls_and_catalogues()
+    # Every task, so that a table's first hand end does not discover them (core/tasks.py).
+    app.loader.import_default_modules()
     gc.collect()  # as config.asgi does, out of the collector's way in every worker
     gc.freeze()
 

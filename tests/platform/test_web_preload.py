@@ -15,6 +15,7 @@ preload()
 import sys
 from django.db import connections
 from django.urls import get_resolver
+from celery import current_app
 fds = []
 for fd in os.listdir("/proc/self/fd"):
     try:
@@ -27,6 +28,7 @@ print(json.dumps({
     "sockets": [fd for fd in fds if fd.startswith("socket:")],
     "views_loaded": "api.views" in sys.modules and "games.views" in sys.modules,
     "urls_resolved": "url_patterns" in get_resolver().__dict__,
+    "tasks_registered": "stats.count_live_hand" in current_app.tasks,
 }))
 """
 
@@ -42,3 +44,4 @@ def test_the_preloaded_application_holds_no_connection_thread_or_socket():
     assert loaded["threads"] == ["MainThread"]
     assert loaded["sockets"] == []
     assert loaded["views_loaded"] and loaded["urls_resolved"]
+    assert loaded["tasks_registered"]
