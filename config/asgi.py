@@ -31,6 +31,12 @@ application = ProtocolTypeRouter(
 # those pauses from 120-170 ms to 40-100 ms under benchmarks/live.py's 200 tables.
 gc.collect()
 gc.freeze()
+# A full collection still walks every socket's state, each pausing the loop: under 200
+# tables each process ran about six a minute, of 60-200 ms, each collecting a few hundred
+# cycles. One for every 100 collections of the middle generation instead of every 10: in
+# three runs of benchmarks/live.py at 200 tables none ran while the tables played (two at
+# start-up, 9-14 ms) where the default ran twelve a run (785-999 ms in all).
+gc.set_threshold(700, 10, 100)
 
 # The event loop shares the GIL with the threads that run the table services. Each time the
 # loop waits on a socket it lets the GIL go, and by default it may then wait 5 ms for a busy
