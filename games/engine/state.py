@@ -759,7 +759,7 @@ def _run(
     sides_count: tuple[tuple[int, ...], ...] = _SIDES_COUNT,
     arms_count: tuple[tuple[int, ...], ...] = _ARMS_COUNT,
     bits: tuple[int, ...] = BIT,
-    decode: tuple[tuple[int, int, int, int, str] | None, ...] = _DECODE,
+    decode: tuple[Any, ...] = _DECODE,  # None for a code that names no action
 ) -> tuple[HandState, int, EngineError | None]:
     """The rules loop: `actions` applied in turn (apply_all), or, given a `policy`, the
     actions it chooses among the legal ones until the hand ends (play_out).
