@@ -69,6 +69,9 @@ def take_turn(page, also: tuple = ()) -> bool:
     return True
 
 
+VERSION = "document.getElementById('table-app').dataset.version"
+
+
 def test_four_browsers_play_a_hand_and_a_spectator_watches(chromium, asgi_server):
     players = in_thread(make_players)  # not the fixture: no query in this thread (open_page)
     table = in_thread(full_table, players, SHORT)
@@ -104,8 +107,12 @@ def test_next_hand_starts_when_all_press_next(chromium, asgi_server):
             break
         if not any(take_turn(page) for page in pages):
             pages[0].wait_for_timeout(100)
-    for page in pages:
+    for i, page in enumerate(pages):
+        if i:  # the press before this one drawn here too: no update redraws the button mid-click
+            version = pages[i - 1].evaluate(VERSION)
+            page.wait_for_function(f"{VERSION} === '{version}'")
         page.click("#next-hand")
+        page.wait_for_selector("#next-hand", state="hidden")  # the press arrived
     for page in pages:
         page.wait_for_function("document.querySelector('#hand-number').textContent.includes('2')")
         assert page.locator("#my-hand .domino").count() == 7
