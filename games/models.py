@@ -77,7 +77,53 @@ def _seats_query(alias: str, lock: bool) -> _SeatsQuery:
     return _SeatsQuery(sql, _columns(Table, connection), _columns(Seat, connection))
 
 
+@cache
+def _stored(names: tuple[str, ...]) -> list[models.Field]:
+    """The table's version and these fields, as `TableManager.store` writes them."""
+    by_name = {field.name: field for field in Table._meta.concrete_fields}
+    return [by_name[name] for name in ("version", *names)]
+
+
+@cache
+def _store_sql(alias: str, names: tuple[str, ...]) -> str:
+    quote = connections[alias].ops.quote_name
+    columns = ", ".join(f"{quote(str(field.column))} = %s" for field in _stored(names))
+    return (
+        f"UPDATE {quote(Table._meta.db_table)} SET {columns}"
+        f" WHERE {quote('id')} = %s AND {quote('version')} = %s"
+    )
+
+
+def _stored_fields(model: type[models.Model]) -> list[models.Field]:
+    return [field for field in model._meta.concrete_fields if not field.primary_key]
+
+
+@cache
+def _insert_sql(alias: str) -> str:
+    quote = connections[alias].ops.quote_name
+    columns = [quote(str(field.column)) for field in _stored_fields(Action)]
+    return (
+        f"INSERT INTO {quote(Action._meta.db_table)} ({', '.join(columns)})"
+        f" VALUES ({', '.join(['%s'] * len(columns))})"
+    )
+
+
 class TableManager(models.Manager):
+    def store(self, table: "Table", fields: list[str], old_version: int) -> bool:
+        """Write `fields` and the table's version if its row is still at `old_version`; False
+        when it is not. One statement built once per database and set of fields: the ORM's
+        `update` compiled it anew for every action."""
+        alias = router.db_for_write(Table)
+        connection = connections[alias]
+        names = tuple(fields)
+        values = [
+            field.get_db_prep_save(getattr(table, field.attname), connection)
+            for field in _stored(names)
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(_store_sql(alias, names), [*values, table.pk, old_version])
+            return cursor.rowcount == 1
+
     def with_seats(self, table_id: int, *, lock: bool = False) -> "Table | None":
         """The table and its seats in one query; with `lock`, their rows are locked for the
         transaction. `table.seats.all()` then reads the seats loaded with it.
@@ -169,7 +215,7 @@ class Table(models.Model):
     ready = models.JSONField(default=list)  # seats that pressed "next" between hands
     # Seats whose player has no socket open at this table (`Presence`); kept by the services.
     offline = models.JSONField(default=list)
-    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    deadline = models.DateTimeField(null=True, blank=True)
     forfeit_side = models.PositiveSmallIntegerField(null=True, blank=True)
     # Since when a casual table has nobody playing at it (every seat a bot's or its player
     # away): no clock runs and `deadline` is when it closes (games/services/tables.py).
@@ -187,6 +233,17 @@ class Table(models.Model):
     class Meta:
         verbose_name = _("table")
         verbose_name_plural = _("tables")
+        # The sweep's tables (games/services/timers.py). Not an index of `deadline`: every
+        # action moves the deadline, and a row whose indexed column changes is written anew
+        # with an entry in each of the table's indexes; otherwise PostgreSQL updates it in
+        # place (a heap-only update), indexes untouched.
+        indexes = [
+            models.Index(
+                fields=["id"],
+                condition=models.Q(status__in=["playing", "between"]),
+                name="games_table_live",
+            )
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["seating", "seating_table"],
@@ -278,6 +335,22 @@ class Hand(models.Model):
         return f"{self.table} · {self.number}"
 
 
+class ActionManager(models.Manager):
+    def record(self, **values: Any) -> None:
+        """Store a new action, its fields prepared as `create` prepares them (defaults and
+        `created` included), in one INSERT built once per database: `create` compiled it
+        anew for every action, and read back an id nobody uses."""
+        action = Action(**values)
+        alias = router.db_for_write(Action)
+        connection = connections[alias]
+        row = [
+            field.get_db_prep_save(field.pre_save(action, True), connection)
+            for field in _stored_fields(Action)
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(_insert_sql(alias), row)
+
+
 class Action(models.Model):
     """One action of a live hand (a play, pass, draw or five-doubles choice).
 
@@ -285,7 +358,10 @@ class Action(models.Model):
     gets its first answer again (the ack names this action's version).
     """
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
+    # No index of its own: the unique constraints below begin with the table.
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="actions", db_index=False
+    )
     hand = models.PositiveIntegerField()
     number = models.PositiveIntegerField()  # index among the hand's actions and declarations
     seat = models.PositiveSmallIntegerField()
@@ -301,6 +377,8 @@ class Action(models.Model):
     )
     client_id = models.CharField(max_length=64, blank=True)
     created = models.DateTimeField(auto_now_add=True)
+
+    objects = ActionManager()
 
     class Meta:
         ordering = ["table", "version"]

@@ -164,8 +164,7 @@ def _commit(table: Table, fields: list[str], event: dict, *, new_version: bool =
     """
     old = table.version
     table.version = old + new_version
-    values = {name: getattr(table, name) for name in fields}
-    if Table.objects.filter(pk=table.pk, version=old).update(version=table.version, **values) != 1:
+    if not Table.objects.store(table, fields, old):
         raise TableError("stale")
     message = messages.group_message(table, event)
     deadline, version, pk = table.deadline, table.version, table.pk
@@ -226,7 +225,7 @@ def _play(
         new = engine_step(state, seat, action)
     except EngineError as error:
         raise TableError("illegal") from error
-    Action.objects.create(
+    Action.objects.record(
         table=table,
         hand=table.hand_number,
         number=len(state.actions) + len(state.declarations),

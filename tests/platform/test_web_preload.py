@@ -9,7 +9,7 @@ import sys
 from tests.conftest import BASE_DIR
 
 PROBE = """
-import json, os, threading
+import contextvars, json, os, threading
 from config.web import preload
 preload()
 import sys
@@ -29,6 +29,7 @@ print(json.dumps({
     "views_loaded": "api.views" in sys.modules and "games.views" in sys.modules,
     "urls_resolved": "url_patterns" in get_resolver().__dict__,
     "tasks_registered": "stats.count_live_hand" in current_app.tasks,
+    "context": [var.name for var in contextvars.copy_context()],
 }))
 """
 
@@ -45,3 +46,5 @@ def test_the_preloaded_application_holds_no_connection_thread_or_socket():
     assert loaded["sockets"] == []
     assert loaded["views_loaded"] and loaded["urls_resolved"]
     assert loaded["tasks_registered"]
+    # What loading set stays in its own context: a worker's tasks start from an empty one.
+    assert loaded["context"] == []
