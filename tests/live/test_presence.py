@@ -6,6 +6,7 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games.models import Presence, Table
@@ -94,3 +95,18 @@ def test_the_sockets_of_a_dead_process_expire_and_a_live_one_beats(players):
     assert Table.objects.get(pk=table.pk).offline == [0, 2, 3]
     presence.leave(table.pk, "live-process-socket")
     assert Table.objects.get(pk=table.pk).offline == [0, 1, 2, 3]
+
+
+def test_a_heartbeat_updates_its_rows_in_place(players, postgres):
+    """No index covers `seen`: PostgreSQL updates each row in place (heap-only), writing no
+    entry in the presence rows' six indexes on every beat."""
+    table = full_table(players, LONG)
+    for number, user in enumerate(players[:3]):
+        presence.arrive(table.pk, user, f"socket-{number}")
+    with transaction.atomic(), connection.cursor() as cursor:
+        assert presence.beat() == 3
+        cursor.execute(
+            "SELECT pg_stat_get_xact_tuples_hot_updated(%s::regclass)",
+            [Presence._meta.db_table],
+        )
+        assert cursor.fetchone()[0] == 3
