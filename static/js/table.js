@@ -787,28 +787,49 @@
     return SHUTOUT_NAMES[preset] || gettext("Shutout");
   }
 
+  // What the result box shows, but for who is ready: while it stays the same, the box is not
+  // drawn again. Updates keep coming between hands (each seat's press, a seat going offline),
+  // and a box drawn anew under a click swallowed it, and made screen readers read it all again.
+  let resultShown = null;
+
   function drawResult() {
     const box = $("result");
     const hand = view.hand;
     const t = view.table;
     const finished = t.status === "finished";
-    if (!(hand && hand.result) && !finished) { box.hidden = true; return; }
+    if (!(hand && hand.result) && !finished) { box.hidden = true; resultShown = null; return; }
     if (box.hidden && view.seat !== null) {
       // The hand just ended: bring its reckoning into view (it lies under the table).
       requestAnimationFrame(() => box.scrollIntoView({ behavior: "smooth", block: "nearest" }));
     }
     box.hidden = false;
-    box.textContent = "";
-    if (hand && hand.result) drawReckoning(box, hand);
-    if (finished) drawMatchEnd(box);
-    else if (t.status === "between") {
-      const ready = el("div", { class: "between" });
-      ready.appendChild(el("p", { class: "muted", text: fmt(gettext("Ready: %(n)s of %(total)s."), { n: t.ready.length, total: t.seats.length }) }));
-      ready.appendChild(el("p", { class: "muted", id: "between-timer" }));
-      if (view.seat !== null && !t.ready.includes(view.seat) && !t.seats[view.seat].bot) {
-        ready.appendChild(el("button", { class: "button", type: "button", id: "next-hand", text: gettext("Next hand"), onclick: () => send({ type: "next" }) }));
+    const shown = JSON.stringify([hand && hand.hand_number, hand && hand.result, t.status, t.seats, t.scores, t.winner, t.finish]);
+    if (shown !== resultShown) {
+      resultShown = shown;
+      box.textContent = "";
+      if (hand && hand.result) drawReckoning(box, hand);
+      if (finished) drawMatchEnd(box);
+      else if (t.status === "between") {
+        box.appendChild(el("div", { class: "between" }, [
+          el("p", { class: "muted ready-count" }),
+          el("p", { class: "muted", id: "between-timer" }),
+        ]));
       }
-      box.appendChild(ready);
+    }
+    const between = box.querySelector(".between");
+    if (between) drawReady(between, t);
+  }
+
+  // Who is ready for the next hand, and the viewer's button until they are: the same button
+  // from one update to the next, so that a press is never lost under a redraw.
+  function drawReady(between, t) {
+    between.querySelector(".ready-count").textContent = fmt(gettext("Ready: %(n)s of %(total)s."), { n: t.ready.length, total: t.seats.length });
+    const waiting = view.seat !== null && !t.ready.includes(view.seat) && !t.seats[view.seat].bot;
+    const button = $("next-hand");
+    if (waiting && !button) {
+      between.appendChild(el("button", { class: "button", type: "button", id: "next-hand", text: gettext("Next hand"), onclick: () => send({ type: "next" }) }));
+    } else if (!waiting && button) {
+      button.remove();
     }
   }
 

@@ -118,3 +118,44 @@ def test_next_hand_starts_when_all_press_next(chromium, asgi_server):
         assert page.locator("#my-hand .domino").count() == 7
     for page in pages:
         page.context.close()
+
+
+def played_to_hand_end(players) -> Table:
+    """A table whose first hand was played through the services: between hands."""
+    import random
+
+    from .conftest import play_step
+
+    table = full_table(players, {"preset": "dominican", "target": 400})
+    rng = random.Random(3)
+    while table.status != Table.Status.BETWEEN:
+        play_step(table, rng)
+        table = Table.objects.get(pk=table.pk)
+    return table
+
+
+def test_an_update_between_hands_keeps_the_result_and_the_next_button(chromium, asgi_server):
+    """Updates keep coming between hands: each seat's press redraws who is ready, never the
+    reckoning nor the viewer's button, which a press in the middle of a click would lose."""
+    players = in_thread(make_players)
+    table = in_thread(played_to_hand_end, players)
+    pages = [open_page(chromium, asgi_server, table, user) for user in players[:2]]
+    first = pages[0]
+    first.wait_for_selector("#next-hand")
+    first.evaluate("document.getElementById('next-hand').dataset.kept = 'yes'")
+    first.evaluate("document.querySelector('#result h2').dataset.kept = 'yes'")
+    ready = first.locator("#result .between p").first
+    assert ready.text_content() == "Listos: 0 de 4."
+    pages[1].click("#next-hand")
+    pages[1].wait_for_selector("#next-hand", state="hidden")
+    first.wait_for_function(
+        "document.querySelector('#result .between p').textContent.includes('1')"
+    )
+    assert first.get_attribute("#next-hand", "data-kept") == "yes"
+    assert first.get_attribute("#result h2", "data-kept") == "yes"
+    first.click("#next-hand")
+    first.wait_for_selector("#next-hand", state="detached")
+    assert ready.text_content() == "Listos: 2 de 4."
+    assert in_thread(lambda: Table.objects.get(pk=table.pk).ready) == [0, 1]
+    for page in pages:
+        page.context.close()
