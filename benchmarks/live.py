@@ -44,7 +44,7 @@ DB = os.environ.get("BENCH_DATABASE", "capicua_bench")
 ENV = production_env(DB)
 os.environ.update(ENV)
 
-from core.processes import PROC, end_group, members, start_group  # noqa: E402
+from core.processes import PROC, end_group, members, start_group, stat_fields  # noqa: E402
 
 RULES = {"preset": "dominican", "target": 5000, "turn_seconds": 120}
 MOVE_EVERY = 2.0
@@ -359,11 +359,9 @@ def cpu_seconds(pids: list[int]) -> float:
     """The CPU time (user and system) the running processes `pids` have used so far."""
     total = 0
     for pid in pids:
-        try:
-            stat = (PROC / str(pid) / "stat").read_text()
-        except OSError:
-            continue
-        total += sum(int(n) for n in stat[stat.rindex(")") + 2 :].split()[11:13])
+        fields = stat_fields(pid)
+        if fields is not None:
+            total += int(fields[11]) + int(fields[12])  # utime and stime, in clock ticks
     return total / os.sysconf("SC_CLK_TCK")
 
 

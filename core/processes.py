@@ -21,6 +21,17 @@ def start_group(command: list[str], **options) -> subprocess.Popen:
     return subprocess.Popen(command, process_group=0, **options)
 
 
+def stat_fields(pid: int | str) -> list[str] | None:
+    """The fields of /proc/<pid>/stat after the command (state, ppid, pgrp, …: `proc(5)`,
+    numbered from 3), or None when the process is gone. The command may hold spaces and
+    parentheses: it ends at the last one."""
+    try:
+        stat = (PROC / str(pid) / "stat").read_text()
+    except OSError:
+        return None
+    return stat[stat.rindex(")") + 2 :].split()
+
+
 def members(group: int) -> list[int]:
     """The processes of the group still running (zombies waiting to be reaped are not)."""
     if not PROC.is_dir():  # no /proc: the group is there while a signal reaches it
@@ -31,15 +42,8 @@ def members(group: int) -> list[int]:
         return [group]
     found = []
     for entry in PROC.iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        # pid (command) state ppid pgrp …: the command may hold spaces and parentheses.
-        state, _, pgrp = stat[stat.rindex(")") + 2 :].split()[:3]
-        if int(pgrp) == group and state != "Z":
+        fields = stat_fields(entry.name) if entry.name.isdigit() else None
+        if fields is not None and int(fields[2]) == group and fields[0] != "Z":
             found.append(int(entry.name))
     return found
 
