@@ -5,13 +5,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-
-def _fillfactor(percent: int):
-    def run(apps, schema_editor) -> None:
-        if schema_editor.connection.vendor == "postgresql":
-            schema_editor.execute(f"ALTER TABLE games_table SET (fillfactor = {percent})")
-
-    return run
+from core.schema import fillfactor
 
 
 class Migration(migrations.Migration):
@@ -45,5 +39,5 @@ class Migration(migrations.Migration):
                 name="games_table_live",
             ),
         ),
-        migrations.RunPython(_fillfactor(70), _fillfactor(100)),
+        fillfactor("games_table", 70),
     ]

@@ -85,3 +85,10 @@ def test_an_action_updates_the_table_row_in_place(postgres):
             "SELECT pg_stat_get_xact_tuples_hot_updated(%s::regclass)", [Table._meta.db_table]
         )
         assert cursor.fetchone()[0] == 1  # the action's one update of the table
+
+
+@pytest.mark.parametrize(("table", "percent"), [("games_table", 70), ("ratings_ratingchange", 50)])
+def test_rows_updated_in_place_keep_room_on_their_pages(postgres, table, percent):
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reloptions FROM pg_class WHERE relname = %s", [table])
+        assert cursor.fetchone()[0] == [f"fillfactor={percent}"]
