@@ -18,8 +18,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def installation(prefix: str) -> Celery:
-    """A client of the installation whose broker prefix is `prefix`, as its settings make it."""
-    app = Celery(f"client-{prefix}")
+    """A client of the installation whose broker prefix is `prefix`, as its settings make it.
+    Not the current app: the site's shared tasks, in the tests after this one in the same
+    process, would go to this installation's queue, where no worker of theirs looks."""
+    app = Celery(f"client-{prefix}", set_as_current=False)
     options = {"global_keyprefix": f"{prefix}:"}
     app.conf.update(
         broker_url=os.environ["REDIS_URL"],
