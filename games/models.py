@@ -78,7 +78,7 @@ def _seats_query(alias: str, lock: bool) -> _SeatsQuery:
 
 
 @cache
-def _stored(names: tuple[str, ...]) -> list[models.Field]:
+def _table_fields(names: tuple[str, ...]) -> list[models.Field]:
     """The table's version and these fields, as `TableManager.store` writes them."""
     by_name = {field.name: field for field in Table._meta.concrete_fields}
     return [by_name[name] for name in ("version", *names)]
@@ -87,21 +87,23 @@ def _stored(names: tuple[str, ...]) -> list[models.Field]:
 @cache
 def _store_sql(alias: str, names: tuple[str, ...]) -> str:
     quote = connections[alias].ops.quote_name
-    columns = ", ".join(f"{quote(str(field.column))} = %s" for field in _stored(names))
+    columns = ", ".join(f"{quote(str(field.column))} = %s" for field in _table_fields(names))
     return (
         f"UPDATE {quote(Table._meta.db_table)} SET {columns}"
         f" WHERE {quote('id')} = %s AND {quote('version')} = %s"
     )
 
 
-def _stored_fields(model: type[models.Model]) -> list[models.Field]:
-    return [field for field in model._meta.concrete_fields if not field.primary_key]
+@cache
+def _action_fields() -> list[models.Field]:
+    """An action's fields but its id, as `ActionManager.record` writes them."""
+    return [field for field in Action._meta.concrete_fields if not field.primary_key]
 
 
 @cache
 def _insert_sql(alias: str) -> str:
     quote = connections[alias].ops.quote_name
-    columns = [quote(str(field.column)) for field in _stored_fields(Action)]
+    columns = [quote(str(field.column)) for field in _action_fields()]
     return (
         f"INSERT INTO {quote(Action._meta.db_table)} ({', '.join(columns)})"
         f" VALUES ({', '.join(['%s'] * len(columns))})"
@@ -118,7 +120,7 @@ class TableManager(models.Manager):
         names = tuple(fields)
         values = [
             field.get_db_prep_save(getattr(table, field.attname), connection)
-            for field in _stored(names)
+            for field in _table_fields(names)
         ]
         with connection.cursor() as cursor:
             cursor.execute(_store_sql(alias, names), [*values, table.pk, old_version])
@@ -345,7 +347,7 @@ class ActionManager(models.Manager):
         connection = connections[alias]
         row = [
             field.get_db_prep_save(field.pre_save(action, True), connection)
-            for field in _stored_fields(Action)
+            for field in _action_fields()
         ]
         with connection.cursor() as cursor:
             cursor.execute(_insert_sql(alias), row)

@@ -1,6 +1,7 @@
 """The table page in Chromium: four browsers play a hand, a spectator watches."""
 
 import contextlib
+import random
 
 import pytest
 from django.conf import settings
@@ -10,7 +11,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from games.models import Hand, Table
 from tests.conftest import in_thread
 
-from .conftest import SHORT, full_table, make_players, session_cookie
+from .conftest import SHORT, full_table, make_players, play_step, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -122,10 +123,6 @@ def test_next_hand_starts_when_all_press_next(chromium, asgi_server):
 
 def played_to_hand_end(players) -> Table:
     """A table whose first hand was played through the services: between hands."""
-    import random
-
-    from .conftest import play_step
-
     table = full_table(players, {"preset": "dominican", "target": 400})
     rng = random.Random(3)
     while table.status != Table.Status.BETWEEN:
