@@ -6,14 +6,18 @@ table count: actions per second, p50/p99 latency from sending an action to the l
 receiving it, and lost and duplicated actions; then the table count at which it breaks
 (p99 over 200 ms, or any loss). Loopback only, bounded in time.
 
-    python benchmarks/live.py [--tables 50,100,200,300] [--seconds 20] [--timeline 5] [--floor]
+    python benchmarks/live.py [--tables 50,100,200,300] [--seconds 20] [--timeline 5]
+                              [--floor] [--refine 25]
 
 With --floor the same levels then run against the bare stack (benchmarks/live_floor.py: the
 same granian workers and Redis channel layer, a consumer that writes one row per action and
 sends the update to the table's four sockets, its messages as long as the site's were), and
-it prints each stack's capacity (the most tables before a level breaks), its p99 at 200 and
-500 tables, and last the figure issue #28 improves:
-`live-floor: capicua C tables, bare stack B tables = R%`.
+it prints each stack's capacity (the most tables below the smallest level that broke), its
+p99 at 200 and 500 tables, and last the figure issue #28 improves:
+`live-floor: capicua C tables, bare stack B tables = R%`. Fixed levels place a capacity
+only between two of them; --refine N runs more levels on each stack, each halfway between
+its capacity and the smallest level that broke, until the two are N tables apart. Issue
+#28's run: `--tables 100,200,300,400,500 --seconds 60 --floor --refine 25`.
 
 Needs PostgreSQL on 127.0.0.1:5432 (user postgres; its database `capicua_bench`, or
 BENCH_DATABASE, is made afresh) and Redis on 127.0.0.1:6379; its database
@@ -445,45 +449,62 @@ WIDTHS = (6, 10, 8, 8, 5, 4, 8, 10, 8, 22, 6, 5)
 def run_levels(
     name: str, url: str, counts: list[int], args, make, check, cpu: CPU
 ) -> dict[int, dict]:
-    """Each level on one stack: its line, and its result by table count (with "broke").
-
-    The CPU each part of the stack spent a stored action is the figure to compare changes
-    by: it varies far less from run to run than the latency's tail."""
-    results = {}
+    """Each level on one stack, then with --refine more levels between the last that held
+    and the first that broke: its line, and its result by table count (with "broke")."""
+    results: dict[int, dict] = {}
     print(f"{name}:")
     print(" ".join(f"{h:>{w}}" for h, w in zip(HEADS, WIDTHS, strict=True)))
-    for level, count in enumerate(counts):
-        made = make(count, f"{level}")
-        before = cpu.read()
-        result = asyncio.run(run_level(url, made, args.seconds))
-        spent = CPU.spent(before, cpu.read())
-        missing, unacked = check(made, result["stats"])
-        lost, duplicated = result["lost"] + missing, result["duplicated"] + unacked
-        each = {part: 1000 * seconds / max(1, result["actions"]) for part, seconds in spent.items()}
-        result["cpu"] = each
-        print(
-            f"{count:>6} {result['per_second']:>10.1f} {result['p50'] * 1000:>8.1f} "
-            f"{result['p99'] * 1000:>8.1f} {lost:>5} {duplicated:>4} {result['errors']:>8} "
-            f"{result['ack_p50'] * 1000:>10.1f} {result['refused_sockets']:>8} "
-            f"{each['web']:>22.2f} {each.get('worker', 0.0):>6.2f} {each['db']:>5.2f}",
-            flush=True,
-        )
-        if args.timeline:
-            print_timeline(result["sent_at"], args.timeline)
-        failed = lost or duplicated or result["refused_sockets"]
-        result["broke"] = bool(result["p99"] > P99_LIMIT or failed)
-        results[count] = result
+    for count in counts:
+        results[count] = run_one(url, count, len(results), args, make, check, cpu)
+    while (count := between(results, args.refine)) is not None:
+        results[count] = run_one(url, count, len(results), args, make, check, cpu)
     return results
 
 
+def run_one(url: str, count: int, level: int, args, make, check, cpu: CPU) -> dict:
+    """One level's run and its line.
+
+    The CPU each part of the stack spent a stored action is the figure to compare changes
+    by: it varies far less from run to run than the latency's tail."""
+    made = make(count, f"{level}")
+    before = cpu.read()
+    result = asyncio.run(run_level(url, made, args.seconds))
+    spent = CPU.spent(before, cpu.read())
+    missing, unacked = check(made, result["stats"])
+    lost, duplicated = result["lost"] + missing, result["duplicated"] + unacked
+    each = {part: 1000 * seconds / max(1, result["actions"]) for part, seconds in spent.items()}
+    result["cpu"] = each
+    print(
+        f"{count:>6} {result['per_second']:>10.1f} {result['p50'] * 1000:>8.1f} "
+        f"{result['p99'] * 1000:>8.1f} {lost:>5} {duplicated:>4} {result['errors']:>8} "
+        f"{result['ack_p50'] * 1000:>10.1f} {result['refused_sockets']:>8} "
+        f"{each['web']:>22.2f} {each.get('worker', 0.0):>6.2f} {each['db']:>5.2f}",
+        flush=True,
+    )
+    if args.timeline:
+        print_timeline(result["sent_at"], args.timeline)
+    failed = lost or duplicated or result["refused_sockets"]
+    result["broke"] = bool(result["p99"] > P99_LIMIT or failed)
+    return result
+
+
 def capacity(results: dict[int, dict]) -> int:
-    """The most tables run before the first level that broke (0: the first broke)."""
-    held = 0
-    for count, result in results.items():
-        if result["broke"]:
-            break
-        held = count
-    return held
+    """The most tables run below the smallest level that broke (0: the smallest broke)."""
+    broke = min((count for count, result in results.items() if result["broke"]), default=None)
+    return max((count for count in results if broke is None or count < broke), default=0)
+
+
+def between(results: dict[int, dict], step: int) -> int | None:
+    """The next level to run to find the capacity within `step` tables: halfway (in whole
+    steps) between the capacity and the smallest level that broke; None when they are
+    `step` or fewer tables apart, or nothing broke, or `step` is 0."""
+    broke = [count for count, result in results.items() if result["broke"]]
+    if not step or not broke:
+        return None
+    low, high = capacity(results), min(broke)
+    if high - low <= step:
+        return None
+    return low + max(1, (high - low) // step // 2) * step
 
 
 def mean_size(results: dict[int, dict], kind: str) -> int:
@@ -558,6 +579,14 @@ def main() -> None:
     parser.add_argument(
         "--floor", action="store_true", help="then the same levels on the bare stack, and the ratio"
     )
+    parser.add_argument(
+        "--refine",
+        type=int,
+        default=0,
+        metavar="TABLES",
+        help="then more levels, halving the gap, until each stack's capacity is known within "
+        "TABLES tables",
+    )
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
@@ -586,7 +615,7 @@ def main() -> None:
     print_stack("capicua", site)
     print_stack("bare stack", floor)
     ours, bare = capacity(site), capacity(floor)
-    if bare == counts[-1]:
+    if not any(result["broke"] for result in floor.values()):
         print(f"(the bare stack held at every level: its capacity is {bare} tables or more)")
     ratio = f"{100 * ours / bare:.0f}%" if bare else "n/a"
     print(f"live-floor: capicua {ours} tables, bare stack {bare} tables = {ratio}")
