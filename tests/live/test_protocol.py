@@ -238,30 +238,8 @@ def test_a_flood_is_closed_with_1008_however_busy_the_server_is(postgres, asgi_s
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(f"LOCK TABLE {Action._meta.db_table} IN ACCESS EXCLUSIVE MODE")
         code, answers = run_async(flood())
-    settled(table)
     assert code == 1008
     assert answers == []
-
-
-def settled(table: Table, seconds: float = 30) -> None:
-    """Wait until the server is done with this test: the first answer that waited on the
-    lock runs once it is released, and the closed socket's departure deletes its presence
-    row after the client saw the close. The test's teardown (a TRUNCATE of every table)
-    would deadlock with either, so the server's sessions must be quiet, with no presence
-    left, on three polls in a row."""
-    busy = (
-        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-        " AND backend_type = 'client backend' AND pid <> pg_backend_pid()"
-        " AND state IN ('active', 'idle in transaction')"
-    )
-    deadline = time.monotonic() + seconds
-    quiet = 0
-    with connection.cursor() as cursor:
-        while time.monotonic() < deadline and quiet < 3:
-            cursor.execute(busy)
-            idle = not cursor.fetchone()[0] and not Presence.objects.filter(table=table).exists()
-            quiet = quiet + 1 if idle else 0
-            time.sleep(0.1)
 
 
 def test_foreign_origin_is_refused(asgi_server, players):
