@@ -185,8 +185,17 @@ if DATABASE_URL:
                 "min_size": min(_pool_max, env_int("DATABASE_POOL_MIN", 2)),
                 "max_size": _pool_max,
                 "timeout": env_int("DATABASE_POOL_TIMEOUT", 20),
-            }
+            },
         }
+        # A pooled connection lives on, so the statements it runs often (a live table's
+        # lock, insert and update on every action) are worth preparing: the server parses
+        # and plans them once per connection. 0 turns it off (a pooler in front that
+        # cannot keep prepared statements).
+        if _prepare := env_int("DATABASE_PREPARE_THRESHOLD", 5):
+            DATABASES["default"]["OPTIONS"] |= {
+                "server_side_binding": True,
+                "prepare_threshold": _prepare,
+            }
 else:
     DATABASES = {
         "default": {

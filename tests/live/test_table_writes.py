@@ -87,6 +87,28 @@ def test_an_action_updates_the_table_row_in_place(postgres):
         assert cursor.fetchone()[0] == 1  # the action's one update of the table
 
 
+def test_a_connection_prepares_the_statements_of_every_action(postgres):
+    """A pooled connection outlives requests: what every action runs (the table's lock, the
+    action's row, the table's update) is parsed and planned once per connection, not on
+    every action."""
+    users = make_players()
+    table = full_table(users)
+    rng = random.Random(3)
+    for number in range(6):  # no hand ends in six actions
+        table = Table.objects.get(pk=table.pk)
+        state = hand_state(table)
+        action = rng.choice(legal_actions(state))
+        tables.act(
+            table.pk, users[state.turn], action=action, version=table.version, client_id=f"{number}"
+        )
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any(s.startswith(f'INSERT INTO "{Action._meta.db_table}"') for s in prepared)
+    assert any(s.startswith(f'UPDATE "{Table._meta.db_table}"') for s in prepared)
+    assert any("FOR UPDATE" in s for s in prepared)
+
+
 @pytest.mark.parametrize(("table", "percent"), [("games_table", 70), ("ratings_ratingchange", 50)])
 def test_rows_updated_in_place_keep_room_on_their_pages(postgres, table, percent):
     with connection.cursor() as cursor:

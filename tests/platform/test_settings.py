@@ -87,6 +87,12 @@ def test_embedded_mode_needs_no_server(tmp_path):
     assert (tmp_path / "celery" / "queue").is_dir()
 
 
+def test_production_prepares_statements_unless_told_not_to():
+    options = "sorted(s.DATABASES['default']['OPTIONS'].items())[1:]"
+    assert show(options, PRODUCTION) == "[('prepare_threshold', 5), ('server_side_binding', True)]"
+    assert show(options, PRODUCTION | {"DATABASE_PREPARE_THRESHOLD": "0"}) == "[]"
+
+
 def test_the_embedded_mode_keeps_a_secret_key_of_its_own(tmp_path):
     """No DEBUG and no SECRET_KEY: a key made at its first use, the same after a restart,
     another in another installation; static files served from where they are."""
