@@ -91,23 +91,31 @@ _NO_ENDS = (-1, -1, -1, -1)  # the ends before a play that scores nothing (not n
 _FOREVER = itertools.repeat(None)  # what `play_out` loops over: it stops when the hand ends
 
 
-def _codes_on(end: int) -> tuple[dict[int, tuple[int, ...]], ...]:
-    """For each end code (index -1: closed), the codes playing fitting tiles on that end."""
-    by_number = [
-        {sub: tuple(t | (end + 1) << 5 for t in tiles_of(sub)) for sub in _subsets(SUIT[n])}
-        for n in range(7)
-    ]
-    none: dict[int, tuple[int, ...]] = {0: ()}
+# A hand's tiles of one number (hand & SUIT[n]) index a tuple at that mask modulo _SLOT,
+# under which the 128 subsets of each number's tiles all differ (tests/engine/test_playout.py);
+# a dict keyed by the masks themselves would probe several slots a lookup (they share their
+# low bits).
+_SLOT = 557
+
+
+def _plays_on(end: int, names: Sequence[Any]) -> tuple[tuple[tuple[Any, ...], ...], ...]:
+    """For each end code (index -1: closed), the plays of fitting tiles on that end, by the
+    tiles of that number held (at index mask % _SLOT), each named by `names[action code]`."""
+    by_number = []
+    for n in range(7):
+        slots: list[tuple[Any, ...]] = [()] * _SLOT
+        for sub in _subsets(SUIT[n]):
+            slots[sub % _SLOT] = tuple(names[t | (end + 1) << 5] for t in tiles_of(sub))
+        by_number.append(tuple(slots))
+    none = ((),)  # no tile fits a closed end: the index is 0
     return tuple(by_number[c & 7] if c & 7 < 7 else none for c in range(32)) + (none,)
 
 
-# _CODES[end][code][hand & _FIT[code]]: the legal plays of tiles of that hand on that end
-# when it has that end code (tiles.py), as action codes; _PLAYS: the same as action strings.
-_CODES = tuple(_codes_on(end) for end in range(4))
-_PLAYS = tuple(
-    tuple({sub: tuple(CODE_NAME[c] for c in codes) for sub, codes in d.items()} for d in by_code)
-    for by_code in _CODES
-)
+# _CODES[end][code][(hand & _FIT[code]) % _SLOT]: the legal plays of tiles of that hand on
+# that end when it has that end code (tiles.py), as action codes; _PLAYS: the same as action
+# strings.
+_CODES = tuple(_plays_on(end, range(PASS_CODE)) for end in range(4))
+_PLAYS = tuple(_plays_on(end, CODE_NAME) for end in range(4))
 _SECURE = secrets.SystemRandom()
 # _NEXT_SEAT[n][seat]: the seat after `seat` at a table of n; _ROUND[n][seat]: every seat in
 # turn order from that one, `seat` last.
@@ -749,12 +757,14 @@ def _run(
     actions: tuple[Any, ...],
     policy: Callable[[tuple[Any, ...]], Any] | None,
     # Tables bound once as locals (the fastest lookups): the plays a policy may choose, by
-    # end; the tiles fitting an end; what a tile leaves on an end; the table count.
-    on_left: tuple[dict[int, tuple[int, ...]], ...] = _CODES[0],
-    on_right: tuple[dict[int, tuple[int, ...]], ...] = _CODES[1],
-    on_up: tuple[dict[int, tuple[int, ...]], ...] = _CODES[2],
-    on_down: tuple[dict[int, tuple[int, ...]], ...] = _CODES[3],
+    # end (at the fitting tiles modulo `slot`); the tiles fitting an end; what a tile leaves
+    # on an end; the table count.
+    on_left: tuple[tuple[tuple[int, ...], ...], ...] = _CODES[0],
+    on_right: tuple[tuple[tuple[int, ...], ...], ...] = _CODES[1],
+    on_up: tuple[tuple[tuple[int, ...], ...], ...] = _CODES[2],
+    on_down: tuple[tuple[tuple[int, ...], ...], ...] = _CODES[3],
     fit: tuple[int, ...] = _FIT,
+    slot: int = _SLOT,
     cover: tuple[tuple[int, ...], ...] = _COVER,
     sides_count: tuple[tuple[int, ...], ...] = _SIDES_COUNT,
     arms_count: tuple[tuple[int, ...], ...] = _ARMS_COUNT,
@@ -816,9 +826,15 @@ def _run(
             else:
                 if status != PLAY:
                     break
-                legal = on_left[left][hand & fit[left]] + on_right[right][hand & fit[right]]
+                legal = (
+                    on_left[left][(hand & fit[left]) % slot]
+                    + on_right[right][(hand & fit[right]) % slot]
+                )
                 if up >= 0:
-                    legal += on_up[up][hand & fit[up]] + on_down[down][hand & fit[down]]
+                    legal += (
+                        on_up[up][(hand & fit[up]) % slot]
+                        + on_down[down][(hand & fit[down]) % slot]
+                    )
                 legal = legal or _no_play(setup, hand, line, drawn < bones)
                 # The policy chooses only where there is a choice (see `play_out`).
                 kind, tile, end, first, name = decode[
@@ -1183,9 +1199,14 @@ def legal_actions(state: HandState) -> tuple[str, ...]:
             return (NAME[setup.forced],)
         return tuple(NAME[t] for t in tiles_of(hand & DOUBLES if setup.need_double else hand))
     left, right, up, down = state.ends
-    out = _PLAYS[0][left][hand & _FIT[left]] + _PLAYS[1][right][hand & _FIT[right]]
+    out = (
+        _PLAYS[0][left][(hand & _FIT[left]) % _SLOT]
+        + _PLAYS[1][right][(hand & _FIT[right]) % _SLOT]
+    )
     if up >= 0:
-        out += _PLAYS[2][up][hand & _FIT[up]] + _PLAYS[3][down][hand & _FIT[down]]
+        out += (
+            _PLAYS[2][up][(hand & _FIT[up]) % _SLOT] + _PLAYS[3][down][(hand & _FIT[down]) % _SLOT]
+        )
     if out:
         return out
     return ("draw",) if state.drawn < len(setup.boneyard) else ("pass",)

@@ -23,8 +23,8 @@ from games.engine import (
     variant,
 )
 from games.engine.bots import playout
-from games.engine.state import ACTIONS, CHOICES, DRAW_CODE, PASS_CODE
-from games.engine.tiles import IS_DOUBLE, PIPS
+from games.engine.state import _CODES, _FIT, _SLOT, ACTIONS, CHOICES, DRAW_CODE, PASS_CODE
+from games.engine.tiles import IS_DOUBLE, PIPS, SUIT, tiles_of
 
 RULE_SETS = {**PRESETS, **{name: variant(name) for name in VARIANTS}}
 
@@ -162,6 +162,23 @@ def test_policies_get_the_legal_actions_in_order():
         assert start.status == DECLARE
         policy, public, codes = follow(start, random.Random(seed))
         assert play_out(start, policy) == public() and codes[:2] == list(CHOICES)
+
+
+def test_the_legal_play_tables_hold_every_hand():
+    """The legal plays on an end come from a tuple indexed by the hand's fitting tiles modulo
+    `_SLOT`: every subset of every number's tiles has a slot of its own, holding its plays."""
+    for end, by_code in enumerate(_CODES):
+        assert by_code[-1][0] == ()  # a closed end: nothing fits
+        for code in range(32):
+            fitting = SUIT[code & 7] if code & 7 < 7 else 0
+            assert _FIT[code] == fitting
+            sub = fitting
+            while True:  # every subset of the fitting tiles, down to none
+                expected = tuple(t | (end + 1) << 5 for t in tiles_of(sub))
+                assert by_code[code][sub % _SLOT] == expected
+                if not sub:
+                    break
+                sub = (sub - 1) & fitting
 
 
 def test_a_policy_that_breaks_the_rules_is_refused():
