@@ -501,23 +501,24 @@ def _play_scores(
     i: int,
     seat: int,
     tile: int,
-    again: bool,
+    passes: int,
     hands: Sequence[int],
     ends: tuple[int, ...],
     before: tuple[int, ...],
     line: Sequence[tuple[int, int, int]],
     turn: int,
-    count: int,
+    table: int,
 ) -> After:
     """What a play scores, one rule family after another (docs/rules.md, section 4): its
-    table count (`count`, 0 when the rules score none), the galo, the opening bonus, and
-    with the seat's last tile its bonuses and the hand's points (a domino). Returns the
-    status, the turn (`turn` while the hand goes on) and the result (`After`).
+    table points (`table`, 0 when it scores none), the galo (the play follows a pass of every
+    other seat: `passes`, the passes before it, is one less than the seats), the opening
+    bonus, and with the seat's last tile its bonuses and the hand's points (a domino).
+    Returns the status, the turn (`turn` while the hand goes on) and the result (`After`).
 
-    `_run` scores an ordinary play's table count itself, where no bonus cap applies."""
-    if count and not count % 5:
-        _table_points(setup, events, points, normal, i, seat, count)
-    if again:
+    `_run` scores an ordinary play's table points itself, where no bonus cap applies."""
+    if table:
+        _table_points(setup, events, points, normal, i, seat, table)
+    if passes == len(hands) - 1:
         _galo_points(setup, events, points, normal, i, seat)
     if len(line) == 1 and setup.rules.pairs:
         _opening_bonus(setup, events, points, normal, i, seat, tile, hands, ends)
@@ -537,7 +538,7 @@ def _table_points(
     count: int,
 ) -> None:
     """Table points (`table_points`): a play that leaves a table count that is a multiple
-    of 5 (`_play_scores` checks it) scores that count."""
+    of 5 (`_run` reads it in `_TABLE_POINTS`) scores that count."""
     _score(setup, events, points, normal, i, seat, setup.side[seat], "table", count)
 
 
@@ -665,6 +666,10 @@ _ARM_COUNT = tuple(0 if c & EMPTY else n for c, n in enumerate(_END_COUNT[:32]))
 # The same for two ends at once: [left][right] and [up][down] (`_run`'s table count).
 _SIDES_COUNT = tuple(tuple(a + b for b in _END_COUNT) for a in _END_COUNT)
 _ARMS_COUNT = tuple(tuple(a + b for b in _ARM_COUNT) for a in _ARM_COUNT)
+# What a table count of a + b scores (`table_points`): _TABLE_POINTS[a][b] is the count if
+# it is a multiple of 5, else 0; `_run` reads it at the two pairs of ends' counts above.
+_COUNTS = range(2 * max(_END_COUNT) + 1)  # every count of two ends
+_TABLE_POINTS = tuple(tuple(a + b if (a + b) % 5 == 0 else 0 for b in _COUNTS) for a in _COUNTS)
 
 
 def table_count(state: HandState) -> int:
@@ -752,6 +757,14 @@ def play_out(state: HandState, policy: Callable[[tuple[Any, ...]], Any]) -> Hand
     return state
 
 
+def _ordinary_below(rules: Rules, n: int) -> int:
+    """A play (not the opening, not the last tile) after fewer passes than this is ordinary:
+    it scores its table points at most, which `_run` scores without `_play_scores`. After
+    n - 1 passes the seat plays again (a galo); no play is ordinary where a bonus cap
+    applies to table points."""
+    return 0 if rules.bonus_cap and rules.table_points else n - 1
+
+
 def _run(
     state: HandState,
     actions: tuple[Any, ...],
@@ -768,6 +781,7 @@ def _run(
     cover: tuple[tuple[int, ...], ...] = _COVER,
     sides_count: tuple[tuple[int, ...], ...] = _SIDES_COUNT,
     arms_count: tuple[tuple[int, ...], ...] = _ARMS_COUNT,
+    scores: tuple[tuple[int, ...], ...] = _TABLE_POINTS,
     bits: tuple[int, ...] = BIT,
     decode: tuple[Any, ...] = _DECODE,  # None for a code that names no action
 ) -> tuple[HandState, int, EngineError | None]:
@@ -779,9 +793,8 @@ def _run(
     (`_no_play`), what a pass scores (`_pass_scores`), a draw (`_draw`), the opening
     (`_open_line`), an unnamed end (`_unnamed_end`), what a play scores and whether it ends
     the hand (`_play_scores`), and each fault's reason (`_unplayable`, `_illegal_pass`,
-    `_illegal_play`). An ordinary play (not the opening, not the last tile, not after every
-    other seat passed, no bonus cap) scores its table count at most, and skips
-    `_play_scores`.
+    `_illegal_play`). An ordinary play (`_ordinary_below`) scores its table points at most,
+    and skips `_play_scores`.
     """
     (
         setup,
@@ -803,14 +816,14 @@ def _run(
     # The tally, scored in place (see `_score`): the new events, the points per side.
     events: list[Event] = []
     points, normal = [*points_before], [*normal_before]
-    rules = setup.rules
+    rules, n = setup.rules, len(dealt)
     spinner, table_points, pass_points = rules.spinner, rules.table_points, rules.pass_points
-    capped, side_of = rules.bonus_cap, setup.side
+    side_of = setup.side
+    ordinary = _ordinary_below(rules, n)
     # The end code a double spinner opening's up and down arms open with once both its sides
     # hold a tile; 0 when no arms are to open.
     arms = _ARMS[line_so_far[0][0]] if spinner and line_so_far and up < 0 else 0
     bones = len(setup.boneyard)
-    n = len(dealt)
     after = _NEXT_SEAT[n]
     hands = [*dealt]  # changed in place, a tuple again at the end
     line = [*line_so_far]  # grows in place, a tuple again at the end
@@ -858,7 +871,6 @@ def _run(
                 continue
             # A play: every check comes before any change, so a fault leaves the state whole.
             bit = bits[tile]
-            again = last == turn
             if line:
                 if end < 0 and hand & bit:  # unnamed: where it goes, if that does not matter
                     now = _new(
@@ -902,24 +914,25 @@ def _run(
                     up = down = arms
                     arms = 0
                 line.append((tile, end, code & 7))
-                # The table count (as `_count` gives it), when the rules score it.
-                count = table_points and sides_count[left][right] + arms_count[up][down]
-                plain = hand and not again and not capped  # an ordinary play (see above)
+                # The table points of the count `_count` gives, when the rules score them.
+                table = table_points and scores[sides_count[left][right]][arms_count[up][down]]
+                plain = hand and passes < ordinary  # an ordinary play (see above)
             else:
                 plain, before = False, (left, right, up, down)
                 left, right, up, down = _open_line(setup, hand, tile, first, turn)
                 arms = _ARMS[tile] if spinner else 0
                 hand ^= bit
                 line.append((tile, -1, first))
-                count = table_points and PIPS[tile]
+                table = table_points and scores[PIPS[tile]][0]
             hands[turn] = hand
             last = turn
-            passes, turn = 0, after[turn]
+            turn = after[turn]
             if plain:
-                if count and not count % 5:  # its table count, `_score` inline
-                    points[side_of[last]] += count
+                passes = 0
+                if table:  # its table points, `_score` inline
+                    points[side_of[last]] += table
                     events.append(
-                        _new(Event, (len(played) + done, last, side_of[last], "table", count))
+                        _new(Event, (len(played) + done, last, side_of[last], "table", table))
                     )
                 continue
             status, turn, result = _play_scores(
@@ -930,14 +943,15 @@ def _run(
                 len(played) + done,
                 last,
                 tile,
-                again,
+                passes,
                 hands,
                 (left, right, up, down),
                 before,
                 line,
                 turn,
-                count,
+                table,
             )
+            passes = 0
     except EngineError as e:
         error, actions = e, actions[:done]
     applied = actions if policy is None else tuple(chosen)  # given, or chosen by the policy

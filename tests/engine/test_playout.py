@@ -22,6 +22,7 @@ from games.engine import (
     start_hand,
     variant,
 )
+from games.engine import state as state_module
 from games.engine.bots import playout
 from games.engine.state import _CODES, _FIT, _SLOT, ACTIONS, CHOICES, DRAW_CODE, PASS_CODE
 from games.engine.tiles import IS_DOUBLE, PIPS, SUIT, tiles_of
@@ -185,6 +186,29 @@ def test_a_policy_that_breaks_the_rules_is_refused():
     state = new_hand(PRESETS["dominican"], rng=random.Random(1))
     with pytest.raises(IllegalAction):
         play_out(state, lambda legal: PASS_CODE)  # the opening cannot be a pass
+
+
+def test_ordinary_plays_score_as_every_play_does(monkeypatch):
+    """`_run` scores an ordinary play (`_ordinary_below`) without `_play_scores`: seeded hands
+    of every rule set, near the target too (where a bonus cap cuts bonuses), end the same
+    when every play goes through `_play_scores`."""
+    rule_sets = [
+        *RULE_SETS.values(),
+        rules_from_spec({"preset": "brazilian", "bonus_cap": True}),
+        rules_from_spec({"preset": "dominican", "table_points": 5, "galo_points": 20}),
+    ]
+    rng = random.Random(8)
+    starts = []
+    for rules in rule_sets:
+        for _ in range(30):
+            before = [rules.target - rng.randint(1, 60) for _ in range(rules.sides)]
+            leader = rng.choice((None, *range(rules.players)))
+            starts.append(
+                new_hand(rules, rng=rng, leader=leader, scores_before=before, normal_before=before)
+            )
+    ends = [play_out(start, random.Random(i).choice) for i, start in enumerate(starts)]
+    monkeypatch.setattr(state_module, "_ordinary_below", lambda rules, n: 0)
+    assert [play_out(start, random.Random(i).choice) for i, start in enumerate(starts)] == ends
 
 
 def test_a_bonus_cap_holds_for_every_table_count():
