@@ -757,12 +757,14 @@ def play_out(state: HandState, policy: Callable[[tuple[Any, ...]], Any]) -> Hand
     return state
 
 
-def _ordinary_below(rules: Rules, n: int) -> int:
-    """A play (not the opening, not the last tile) after fewer passes than this is ordinary:
-    it scores its table points at most, which `_run` scores without `_play_scores`. After
-    n - 1 passes the seat plays again (a galo); no play is ordinary where a bonus cap
-    applies to table points."""
-    return 0 if rules.bonus_cap and rules.table_points else n - 1
+def _inline(rules: Rules, n: int) -> tuple[int, int]:
+    """What `_run` scores itself, as `_score` would, where no bonus cap applies. First: a play
+    (not the opening, not the last tile) after fewer passes than this is ordinary, and
+    scores its table points at most, without `_play_scores` (after n - 1 passes the seat
+    plays again: a galo). Second: the pass points of a first pass, scored without
+    `_pass_scores` (0: none, or capped)."""
+    capped = rules.bonus_cap
+    return 0 if capped and rules.table_points else n - 1, 0 if capped else rules.pass_points
 
 
 def _run(
@@ -793,8 +795,9 @@ def _run(
     (`_no_play`), what a pass scores (`_pass_scores`), a draw (`_draw`), the opening
     (`_open_line`), an unnamed end (`_unnamed_end`), what a play scores and whether it ends
     the hand (`_play_scores`), and each fault's reason (`_unplayable`, `_illegal_pass`,
-    `_illegal_play`). An ordinary play (`_ordinary_below`) scores its table points at most,
-    and skips `_play_scores`.
+    `_illegal_play`). An ordinary play scores its table points at most, and skips
+    `_play_scores`; where no bonus cap applies, those and pass points are scored inline
+    (`_inline`).
     """
     (
         setup,
@@ -819,7 +822,7 @@ def _run(
     rules, n = setup.rules, len(dealt)
     spinner, table_points, pass_points = rules.spinner, rules.table_points, rules.pass_points
     side_of = setup.side
-    ordinary = _ordinary_below(rules, n)
+    ordinary, pass_inline = _inline(rules, n)
     # The end code a double spinner opening's up and down arms open with once both its sides
     # hold a tile; 0 when no arms are to open.
     arms = _ARMS[line_so_far[0][0]] if spinner and line_so_far and up < 0 else 0
@@ -864,41 +867,53 @@ def _run(
                     raise _illegal_pass(line, hand & fits, turn)
                 passes += 1
                 turn = after[turn]
-                if passes == 1 and pass_points or passes == n:  # it scores, or it blocks
+                if passes == 1 and pass_inline:  # its pass points, `_score` inline
+                    points[side_of[last]] += pass_inline
+                    events.append(
+                        _new(Event, (len(played) + done, last, side_of[last], "pass", pass_inline))
+                    )
+                elif passes == 1 and pass_points or passes == n:  # it scores (capped), or blocks
                     status, turn, result = _pass_scores(
                         setup, hands, passes, turn, last, len(played) + done, events, points, normal
                     )
                 continue
             # A play: every check comes before any change, so a fault leaves the state whole.
             bit = bits[tile]
-            if line:
-                if end < 0 and hand & bit:  # unnamed: where it goes, if that does not matter
-                    now = _new(
-                        HandState,
-                        (
-                            setup,
-                            status,
-                            turn,
-                            (*hands,),
-                            drawn,
-                            (*line,),
-                            (left, right, up, down),
-                            passes,
-                            last,
-                            (*points,),
-                            (*normal,),
-                            events_before + (*events,),
-                            played + actions[:done],
-                            declarations,
-                            result,
-                        ),
-                    )
-                    end = _unnamed_end(now, tile)
-                code = cover[tile][
-                    left if end == 0 else right if end == 1 else up if end == 2 else down
-                ]
-                if code < 0 or not hand & bit:
-                    raise _illegal_play(hand & bit, tile, turn)
+            if end < 0 and line and hand & bit:  # unnamed: where it goes, if that matters not
+                now = _new(
+                    HandState,
+                    (
+                        setup,
+                        status,
+                        turn,
+                        (*hands,),
+                        drawn,
+                        (*line,),
+                        (left, right, up, down),
+                        passes,
+                        last,
+                        (*points,),
+                        (*normal,),
+                        events_before + (*events,),
+                        played + actions[:done],
+                        declarations,
+                        result,
+                    ),
+                )
+                end = _unnamed_end(now, tile)
+            # The end code the tile leaves where it goes: -1 where it does not fit, and on every
+            # end before the opening (all closed).
+            code = cover[tile][
+                left if end == 0 else right if end == 1 else up if end == 2 else down
+            ]
+            if code < 0 or not hand & bit:  # the opening, or a fault (`_open_line` tells)
+                plain, before = False, (left, right, up, down)
+                left, right, up, down = _open_line(setup, line, hand, tile, first, turn)
+                arms = _ARMS[tile] if spinner else 0
+                hand ^= bit
+                line.append((tile, -1, first))
+                table = table_points and scores[PIPS[tile]][0]
+            else:
                 hand ^= bit
                 before = _NO_ENDS if hand else (left, right, up, down)  # a domino's bonuses
                 # The ends with the one it covers changed.
@@ -917,13 +932,6 @@ def _run(
                 # The table points of the count `_count` gives, when the rules score them.
                 table = table_points and scores[sides_count[left][right]][arms_count[up][down]]
                 plain = hand and passes < ordinary  # an ordinary play (see above)
-            else:
-                plain, before = False, (left, right, up, down)
-                left, right, up, down = _open_line(setup, hand, tile, first, turn)
-                arms = _ARMS[tile] if spinner else 0
-                hand ^= bit
-                line.append((tile, -1, first))
-                table = table_points and scores[PIPS[tile]][0]
             hands[turn] = hand
             last = turn
             turn = after[turn]
@@ -1069,11 +1077,14 @@ def _draw(
 
 
 def _open_line(
-    setup: Setup, hand: int, tile: int, first: int, turn: int
+    setup: Setup, line: Sequence[Any], hand: int, tile: int, first: int, turn: int
 ) -> tuple[int, int, int, int]:
     """The ends after `turn` opens with `tile`, its half `first` on the left: a tile of its
     `hand`, the one the rules force if any, a double if the previous hand's winner must
-    open with one."""
+    open with one. On a `line` already open, the tile is not held or does not fit there:
+    the fault is raised (`_illegal_play`)."""
+    if line:
+        raise _illegal_play(hand & BIT[tile], tile, turn)
     if not hand & BIT[tile]:
         raise IllegalAction("not_in_hand", f"seat {turn} does not hold {NAME[tile]}")
     if setup.forced >= 0 and tile != setup.forced:

@@ -188,14 +188,16 @@ def test_a_policy_that_breaks_the_rules_is_refused():
         play_out(state, lambda legal: PASS_CODE)  # the opening cannot be a pass
 
 
-def test_ordinary_plays_score_as_every_play_does(monkeypatch):
-    """`_run` scores an ordinary play (`_ordinary_below`) without `_play_scores`: seeded hands
-    of every rule set, near the target too (where a bonus cap cuts bonuses), end the same
-    when every play goes through `_play_scores`."""
+def test_what_the_rules_loop_scores_inline_is_what_its_steps_score(monkeypatch):
+    """`_run` scores ordinary plays and pass points itself (`_inline`), without `_play_scores`
+    and `_pass_scores`: seeded hands of every rule set, near the target too (where a bonus
+    cap cuts bonuses), end the same when every play and pass goes through those steps."""
     rule_sets = [
         *RULE_SETS.values(),
         rules_from_spec({"preset": "brazilian", "bonus_cap": True}),
+        rules_from_spec({"preset": "brazilian", "bonus_cap": True, "pass_points": 50}),
         rules_from_spec({"preset": "dominican", "table_points": 5, "galo_points": 20}),
+        rules_from_spec({"preset": "dominican", "pass_points": 10, "galo_points": 20}),
     ]
     rng = random.Random(8)
     starts = []
@@ -207,7 +209,7 @@ def test_ordinary_plays_score_as_every_play_does(monkeypatch):
                 new_hand(rules, rng=rng, leader=leader, scores_before=before, normal_before=before)
             )
     ends = [play_out(start, random.Random(i).choice) for i, start in enumerate(starts)]
-    monkeypatch.setattr(state_module, "_ordinary_below", lambda rules, n: 0)
+    monkeypatch.setattr(state_module, "_inline", lambda rules, n: (0, 0))
     assert [play_out(start, random.Random(i).choice) for i, start in enumerate(starts)] == ends
 
 
