@@ -576,8 +576,10 @@ def _opening_bonus(
     next seat cannot answer the salida and the opener's partner can."""
     rules = setup.rules
     value = rules.opening_bonus_double if IS_DOUBLE[tile] else rules.opening_bonus_other
+    if not value:
+        return
     n, fits = len(hands), _fits(ends)
-    if value and not hands[(seat + 1) % n] & fits and hands[(seat + 2) % n] & fits:
+    if not hands[(seat + 1) % n] & fits and hands[(seat + 2) % n] & fits:
         side = setup.side[seat]
         _score(setup, events, points, normal, i, seat, side, "opening_bonus", value)
 
