@@ -467,8 +467,8 @@ def _score(
 ) -> None:
     """Score one event; bonuses (every kind but `hand`) are capped under `bonus_cap`.
 
-    `_run` scores an ordinary play's table points inline where no cap applies (its hot
-    path), as this does: the points to the side, and the event."""
+    `_run` scores an ordinary play's table points and pass points inline where no cap
+    applies (`_inline`), as this does: the points to the side, and the event."""
     if kind == "hand":
         normal[side] += value
     elif setup.rules.bonus_cap:
@@ -908,14 +908,7 @@ def _run(
             code = cover[tile][
                 left if end == 0 else right if end == 1 else up if end == 2 else down
             ]
-            if code < 0 or not hand & bit:  # the opening, or a fault (`_open_line` tells)
-                plain, before = False, (left, right, up, down)
-                left, right, up, down = _open_line(setup, line, hand, tile, first, turn)
-                arms = _ARMS[tile] if spinner else 0
-                hand ^= bit
-                line.append((tile, -1, first))
-                table = table_points and scores[PIPS[tile]][0]
-            else:
+            if code >= 0 and hand & bit:  # a tile of the hand on an open end
                 hand ^= bit
                 before = _NO_ENDS if hand else (left, right, up, down)  # a domino's bonuses
                 # The ends with the one it covers changed.
@@ -934,6 +927,13 @@ def _run(
                 # The table points of the count `_count` gives, when the rules score them.
                 table = table_points and scores[sides_count[left][right]][arms_count[up][down]]
                 plain = hand and passes < ordinary  # an ordinary play (see above)
+            else:  # the opening, or a fault (`_open_line` tells them apart)
+                plain, before = False, (left, right, up, down)
+                left, right, up, down = _open_line(setup, line, hand, tile, first, turn)
+                arms = _ARMS[tile] if spinner else 0
+                hand ^= bit
+                line.append((tile, -1, first))
+                table = table_points and scores[PIPS[tile]][0]
             hands[turn] = hand
             last = turn
             turn = after[turn]
