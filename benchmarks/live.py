@@ -600,7 +600,7 @@ def main() -> None:
     finally:
         stop_services(processes)
     limit = f"p99 over {P99_LIMIT * 1000:.0f} ms, a lost or duplicated action, a refused socket"
-    broke = next((n for n, result in site.items() if result["broke"]), None)
+    broke = min((n for n, result in site.items() if result["broke"]), default=None)
     print(f"breaks at: {broke or 'not reached'} tables ({limit})")
     if not args.floor:
         return
