@@ -489,9 +489,14 @@ def run_one(url: str, count: int, level: int, args, make, check, cpu: CPU) -> di
     return result
 
 
+def first_break(results: dict[int, dict]) -> int | None:
+    """The smallest level that broke (None: every level held)."""
+    return min((count for count, result in results.items() if result["broke"]), default=None)
+
+
 def capacity(results: dict[int, dict]) -> int:
     """The most tables run below the smallest level that broke (0: the smallest broke)."""
-    broke = min((count for count, result in results.items() if result["broke"]), default=None)
+    broke = first_break(results)
     return max((count for count in results if broke is None or count < broke), default=0)
 
 
@@ -499,10 +504,10 @@ def between(results: dict[int, dict], step: int) -> int | None:
     """The next level to run to find the capacity within `step` tables: halfway (in whole
     steps) between the capacity and the smallest level that broke; None when they are
     `step` or fewer tables apart, or nothing broke, or `step` is 0."""
-    broke = [count for count, result in results.items() if result["broke"]]
-    if not step or not broke:
+    high = first_break(results)
+    if not step or high is None:
         return None
-    low, high = capacity(results), min(broke)
+    low = capacity(results)
     if high - low <= step:
         return None
     return low + max(1, (high - low) // step // 2) * step
@@ -601,8 +606,7 @@ def main() -> None:
     finally:
         stop_services(processes)
     limit = f"p99 over {P99_LIMIT * 1000:.0f} ms, a lost or duplicated action, a refused socket"
-    broke = min((n for n, result in site.items() if result["broke"]), default=None)
-    print(f"breaks at: {broke or 'not reached'} tables ({limit})")
+    print(f"breaks at: {first_break(site) or 'not reached'} tables ({limit})")
     if not args.floor:
         return
     sizes = {kind: mean_size(site, kind) for kind in ("snapshot", "update")}
@@ -616,7 +620,7 @@ def main() -> None:
     print_stack("capicua", site)
     print_stack("bare stack", floor)
     ours, bare = capacity(site), capacity(floor)
-    if not any(result["broke"] for result in floor.values()):
+    if first_break(floor) is None:
         print(f"(the bare stack held at every level: its capacity is {bare} tables or more)")
     ratio = f"{100 * ours / bare:.0f}%" if bare else "n/a"
     print(f"live-floor: capicua {ours} tables, bare stack {bare} tables = {ratio}")

@@ -7,6 +7,7 @@ is missing, or fails it when REQUIRE_SERVICES=1 (as CI sets), so nothing is skip
 import asyncio
 import concurrent.futures
 import contextlib
+import gc
 import os
 import shutil
 import socket
@@ -26,6 +27,7 @@ from django.utils import translation
 from config.celery import app as celery_app
 from core.processes import end_group, start_group
 from core.web import command
+from games.models import Presence
 
 # Playwright's sync API keeps an event loop in the test thread; the ORM calls of a test
 # are still plain synchronous calls.
@@ -202,6 +204,44 @@ def asgi_server(service_env, log_dir) -> str:
     process, url = start_server(service_env | {"WEB_SWEEPER": "0"}, log_dir / "asgi.log")
     yield url
     stop(process)
+
+
+SERVERS = ("asgi_server", "embedded_server", "own_server")
+
+
+@pytest.fixture(autouse=True)
+def server_done(request, django_db_blocker):
+    """After a test that ran a server, wait until the server is done with the test's
+    database, whose teardown (a TRUNCATE of every table) deadlocks with a statement still
+    running: an answer still on its way, or the departure of a socket (deleting its
+    presence row), which comes after the client saw the close. Torn down before the
+    database is flushed (its fixtures are set up before this one); a server of the test's
+    own has stopped by then, the session's (`asgi_server`) still serves its sockets."""
+    yield
+    if any(name in request.fixturenames for name in SERVERS):
+        with django_db_blocker.unblock():
+            wait_until_quiet(sockets="asgi_server" in request.fixturenames)
+
+
+def wait_until_quiet(*, sockets: bool, seconds: float = 30) -> None:
+    """Until no other session on this database is running a statement or inside a
+    transaction and, with `sockets`, no socket is open (no presence row), on three polls in
+    a row (or `seconds`)."""
+    busy = (
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+        " AND backend_type = 'client backend' AND pid <> pg_backend_pid()"
+        " AND state IN ('active', 'idle in transaction')"
+    )
+    gc.collect()  # a test's unclosed client sockets close when their objects go
+    deadline, quiet = time.monotonic() + seconds, 0
+    while quiet < 3 and time.monotonic() < deadline:
+        idle = not (sockets and Presence.objects.exists())
+        if idle and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(busy)
+                idle = not cursor.fetchone()[0]
+        quiet = quiet + 1 if idle else 0
+        time.sleep(0.05)
 
 
 def embedded_env(env: dict[str, str], var_dir: Path) -> dict[str, str]:

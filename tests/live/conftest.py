@@ -2,7 +2,6 @@
 
 import asyncio
 import concurrent.futures
-import gc
 import itertools
 import json
 import time
@@ -18,7 +17,7 @@ from django.test import Client
 from games.consumers import BURST, RATE_PER_SECOND
 from games.engine import ENDED, legal_actions, state_from_dict
 from games.engine.tiles import PARSE
-from games.models import Presence, Table
+from games.models import Table
 from games.services import tables
 from games.services.messages import hand_state
 from league.models import Player
@@ -175,43 +174,6 @@ class TableSocket:
             message = await self.recv(timeout)
             if message["type"] in ("ack", "error") and message.get("id") == client_id:
                 return message
-
-
-SERVERS = ("asgi_server", "embedded_server", "own_server", "table_server")
-
-
-@pytest.fixture(autouse=True)
-def server_done(request):
-    """After a test that ran a server, wait until the server is done with the test's
-    database, whose teardown (a TRUNCATE of every table) deadlocks with a statement still
-    running: an answer still on its way, or the departure of a socket (deleting its
-    presence row), which comes after the client saw the close. Torn down before the
-    database is flushed (its fixtures are set up before this one); a server of the test's
-    own has stopped by then, the session's (`asgi_server`) still serves its sockets."""
-    yield
-    if any(name in request.fixturenames for name in SERVERS):
-        wait_until_quiet(sockets="asgi_server" in request.fixturenames)
-
-
-def wait_until_quiet(*, sockets: bool, seconds: float = 30) -> None:
-    """Until no other session on this database is running a statement or inside a
-    transaction and, with `sockets`, no socket is open (no presence row), on three polls in
-    a row (or `seconds`)."""
-    busy = (
-        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-        " AND backend_type = 'client backend' AND pid <> pg_backend_pid()"
-        " AND state IN ('active', 'idle in transaction')"
-    )
-    gc.collect()  # a test's unclosed client sockets close when their objects go
-    deadline, quiet = time.monotonic() + seconds, 0
-    while quiet < 3 and time.monotonic() < deadline:
-        idle = not (sockets and Presence.objects.exists())
-        if idle and connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute(busy)
-                idle = not cursor.fetchone()[0]
-        quiet = quiet + 1 if idle else 0
-        time.sleep(0.05)
 
 
 @pytest.fixture
